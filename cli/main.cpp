@@ -1,0 +1,201 @@
+// lscope: the composition root. Parses the command line, picks the backend (the only place
+// that names one), and runs the chosen front end: MCP over stdio, OIL scripts, REPL, catalog.
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "engine/session.h"
+#include "server/mcp_session.h"
+#include "server/stdio_server.h"
+#include "server/tools.h"
+#include "transports/cdp/cdp_backend.h"
+#include "transports/common/child_process.h"
+
+namespace {
+
+using lscope::BackendFactory;
+
+struct Options {
+  std::string backend = "cdp";
+  std::string browser;
+  std::string cdp_endpoint;
+  bool headed = false;
+  std::string log_level = "warn";
+  bool strict = false;
+  double timeout_s = 30;
+  std::string script;  // run FILE|-
+  bool keep_going = false;
+};
+
+// argv[0] of lscope-h / lscope-e / lscope-r presets the backend (seed naming).
+std::string backendFromProgramName(const std::string& argv0) {
+  std::string base = argv0.substr(argv0.find_last_of('/') + 1);
+  if (base == "lscope-h") return "cdp";
+  if (base == "lscope-e") return "webdriver";
+  if (base == "lscope-r") return "extension";
+  return "cdp";
+}
+
+lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
+  if (o.backend == "cdp") {
+    lscope::cdp::CdpOptions cdp;
+    cdp.browser = o.browser;
+    cdp.endpoint = o.cdp_endpoint;
+    cdp.headed = o.headed;
+    return lscope::cdp::makeCdpBackendFactory(cdp);
+  }
+  return lscope::Status(lscope::codes::kUnsupported,
+                        "backend '" + o.backend + "' is not part of this build yet",
+                        "use --backend cdp (headless Chromium), the default");
+}
+
+lscope::SessionOptions engineOptions(const Options& o) {
+  lscope::SessionOptions s;
+  s.strict = o.strict;
+  s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
+  return s;
+}
+
+// SIGINT/SIGTERM/SIGHUP: stop the browser (no orphans, no stale profile), then exit.
+void startSignalThread(BackendFactory* factory) {
+  std::thread([factory] {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    int sig = 0;
+    if (sigwait(&set, &sig) != 0) return;
+    spdlog::info("signal {}: shutting down", sig);
+    factory->shutdown();
+    std::fflush(stdout);
+    ::_exit(128 + sig);
+  }).detach();
+}
+
+int runScript(BackendFactory* factory, const Options& o) {
+  std::string text;
+  if (o.script == "-") {
+    std::stringstream ss;
+    ss << std::cin.rdbuf();
+    text = ss.str();
+  } else {
+    std::ifstream in(o.script);
+    if (!in) {
+      std::cerr << "lscope run: cannot read " << o.script << "\n";
+      return 2;
+    }
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  lscope::Session session(factory, engineOptions(o));
+  bool failed = false;
+  bool first = true;
+  session.runScript(text, lscope::CallContext{}, !o.keep_going,
+                    [&](const std::string&, const lscope::Response& r) {
+                      std::cout << (first ? "" : "\n") << lscope::formatResponse(r) << std::flush;
+                      first = false;
+                      failed = failed || !r.ok();
+                    });
+  return failed ? 1 : 0;
+}
+
+int runRepl(BackendFactory* factory, const Options& o) {
+  lscope::Session session(factory, engineOptions(o));
+  bool tty = ::isatty(STDIN_FILENO);
+  std::string line;
+  for (;;) {
+    if (tty) std::cerr << "lscope> " << std::flush;
+    if (!std::getline(std::cin, line)) break;
+    if (line == "exit" || line == "quit") break;
+    session.runScript(line, lscope::CallContext{}, false,
+                      [](const std::string&, const lscope::Response& r) {
+                        std::cout << lscope::formatResponse(r) << std::endl;
+                      });
+  }
+  return 0;
+}
+
+int printTools() {
+  nlohmann::json tools = nlohmann::json::array();
+  std::string latest = lscope::mcp::supportedProtocolVersions().front();
+  for (const auto& t : lscope::mcp::toolCatalog()) tools.push_back(lscope::mcp::toolJson(t, latest));
+  std::cout << nlohmann::json{{"tools", tools}}.dump(2) << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Blocked before any thread starts, so only the signal thread receives them.
+  lscope::blockTerminationSignals();
+  ::signal(SIGPIPE, SIG_IGN);
+
+  Options o;
+  o.backend = backendFromProgramName(argv[0]);
+  CLI::App app{"Lemmascope: an MCP server that drives real browsers at the level of intent.\n"
+               "With no subcommand it serves MCP on stdio.",
+               "lscope"};
+  app.set_version_flag("--version", LSCOPE_VERSION);
+  app.fallthrough();  // backend options work before or after the subcommand
+  app.add_option("--backend", o.backend, "browser backend")->check(CLI::IsMember({"cdp", "webdriver", "extension"}));
+  app.add_option("--browser", o.browser, "Chromium binary (default: chromium, chromium-browser, google-chrome on PATH)");
+  app.add_option("--cdp-endpoint", o.cdp_endpoint, "attach to a running Chromium: ws://host:port/devtools/browser/<id>");
+  app.add_flag("--headed", o.headed, "show the browser window");
+  app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
+  app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
+  app.add_option("--log-level", o.log_level, "stderr log level")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
+
+  auto* serve = app.add_subcommand("serve", "serve MCP on stdio");
+  auto* run = app.add_subcommand("run", "run OIL lines from FILE (or - for stdin), print each response");
+  run->add_option("file", o.script, "script file, or - for stdin")->required();
+  run->add_flag("--keep-going", o.keep_going, "continue after a failed command");
+  auto* repl = app.add_subcommand("repl", "interactive OIL prompt");
+  auto* tools = app.add_subcommand("tools", "print the MCP tool catalog as JSON");
+  for (auto* sub : {serve, run, repl, tools}) sub->fallthrough();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);  // help and errors go to the right streams
+  }
+
+  auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  auto logger = std::make_shared<spdlog::logger>("lscope", sink);
+  logger->set_level(spdlog::level::from_str(o.log_level));
+  spdlog::set_default_logger(logger);
+
+  if (tools->parsed()) return printTools();
+
+  auto factory = makeFactory(o);
+  if (!factory) {
+    std::cerr << "lscope: " << factory.status().message() << "\n" << factory.status().hint() << "\n";
+    return 2;
+  }
+  startSignalThread(factory->get());
+
+  int code;
+  if (run->parsed()) {
+    code = runScript(factory->get(), o);
+  } else if (repl->parsed()) {
+    code = runRepl(factory->get(), o);
+  } else {
+    lscope::mcp::ServerConfig config;
+    config.version = LSCOPE_VERSION;
+    config.engine = engineOptions(o);
+    code = lscope::mcp::serveStdio(config, factory->get(), std::cin, std::cout);
+  }
+  (*factory)->shutdown();
+  return code;
+}

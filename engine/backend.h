@@ -1,0 +1,126 @@
+// The seam between the engine and browsers: a small set of primitives every backend offers
+// (CDP, WebDriver, extension). Waiting, targeting, verification and diffs live above it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/deadline.h"
+#include "engine/status.h"
+
+namespace lscope {
+
+using json = nlohmann::json;
+
+struct Point {
+  double x = 0;
+  double y = 0;
+};
+
+enum class MouseButton { kLeft, kMiddle, kRight };
+
+// Bit flags for keyboard modifiers, as in CDP Input (Alt=1, Ctrl=2, Meta=4, Shift=8).
+enum KeyModifier : int { kModAlt = 1, kModControl = 2, kModMeta = 4, kModShift = 8 };
+
+// A frame the scanner can run in. The empty id is the top-level document of the active tab;
+// other ids name out-of-process (cross-origin) frames reported by frames().
+struct FrameInfo {
+  std::string id;
+  std::string url;
+  std::string parent_id;
+  bool cross_origin = false;
+};
+
+struct TabInfo {
+  std::string id;
+  std::string url;
+  std::string title;
+  bool active = false;
+};
+
+// Something that happened in the browser outside a command's direct result: a JavaScript
+// dialog, a new tab, a finished download. Backends queue them; the engine drains and reports.
+struct BrowserEvent {
+  std::string kind;     // "dialog", "tab_opened", "download", "crash"
+  std::string detail;   // dialog type, tab url, download path ...
+  std::string message;  // dialog text, download size ...
+};
+
+// One browser tab/page (and its frames) as the engine sees it.
+// Thread-safety: a Backend is used by one engine Session at a time; implementations may
+// receive browser events on other threads and must guard their own state.
+// Every call blocks until done or until the deadline passes (then returns TIMEOUT).
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  // Human-readable backend name for messages ("cdp chromium 156").
+  virtual std::string describe() const = 0;
+
+  // Navigation: returns once the new document's load event fired (or the deadline passed).
+  virtual Status navigate(const std::string& url, Deadline deadline) = 0;
+  virtual Status goBack(Deadline deadline) = 0;
+  virtual Status goForward(Deadline deadline) = 0;
+  virtual Status reload(Deadline deadline) = 0;
+  virtual Result<std::string> currentUrl(Deadline deadline) = 0;
+
+  // Runs one scanner-protocol command (scanner-protocol.md §2) in a frame and returns the
+  // scanner's response object ({"ok":..., "data":..., "code":..., "error":...}). Injects the
+  // scanner first when the document does not have it. A non-OK Status means the command
+  // could not be delivered (browser gone, script failed to load); scanner-level errors come
+  // back inside the response with ok=false.
+  virtual Result<json> scanner(const json& command, const std::string& frame_id,
+                               Deadline deadline) = 0;
+
+  // Native ("trusted") input at CSS pixel coordinates of the top-level viewport.
+  virtual Status mouseClick(Point at, MouseButton button, int click_count, int modifiers,
+                            Deadline deadline) = 0;
+  virtual Status mouseMove(Point to, Deadline deadline) = 0;
+  // Inserts text at the focused element as if typed (IME-style commit, fires input events).
+  virtual Status insertText(const std::string& text, Deadline deadline) = 0;
+  // Presses and releases one key ("Enter", "Tab", "a", "F5") with modifiers.
+  virtual Status pressKey(const std::string& key, int modifiers, Deadline deadline) = 0;
+
+  // PNG screenshot of the viewport, base64-encoded.
+  virtual Result<std::string> screenshot(Deadline deadline) = 0;
+
+  // Waits until no network request has been in flight for `quiet`.
+  virtual Status waitForNetworkIdle(Millis quiet, Deadline deadline) = 0;
+  // Waits for the current document's load event.
+  virtual Status waitForLoad(Deadline deadline) = 0;
+  // Counts main-frame navigations of the active tab (new documents and same-document URL
+  // changes). waitForNavigation blocks until the count exceeds `after` or the deadline.
+  virtual uint64_t navigationCount() = 0;
+  virtual Status waitForNavigation(uint64_t after, Deadline deadline) = 0;
+
+  // Frames the scanner cannot reach from the top document (cross-origin, out of process).
+  virtual Result<std::vector<FrameInfo>> frames(Deadline deadline) = 0;
+
+  // Tabs of this session's browser context.
+  virtual Result<std::vector<TabInfo>> tabs(Deadline deadline) = 0;
+  virtual Status switchTab(const std::string& tab_id, Deadline deadline) = 0;
+  virtual Status closeTab(const std::string& tab_id, Deadline deadline) = 0;
+
+  // Sets the files of an <input type=file> found by CSS selector in a frame.
+  virtual Status setFiles(const std::string& selector, const std::string& frame_id,
+                          const std::vector<std::string>& paths, Deadline deadline) = 0;
+
+  // Takes every queued BrowserEvent (oldest first).
+  virtual std::vector<BrowserEvent> drainEvents() = 0;
+};
+
+// Creates isolated Backends (one per MCP session: own cookies, tabs, storage). Launching or
+// connecting to the browser happens lazily, on the first create().
+// Thread-safe: create() may be called from several sessions at once.
+class BackendFactory {
+ public:
+  virtual ~BackendFactory() = default;
+  virtual Result<std::unique_ptr<Backend>> create(Deadline deadline) = 0;
+  // Stops whatever the factory started (browser process, driver). Idempotent.
+  virtual void shutdown() = 0;
+};
+
+}  // namespace lscope

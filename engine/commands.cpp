@@ -1,0 +1,194 @@
+// The command table (intent-language.md "Command Categories"), top to bottom in one place.
+#include "engine/commands.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace lscope {
+namespace {
+
+using P = ParamSpec;
+using T = ParamType;
+
+P target(bool required = true) {
+  return P{"target", T::kTarget, required, true,
+           "element: id, \"text\", role, css(sel), xpath(expr), or <t> near|inside|after|before <t>"};
+}
+
+P timeout() { return P{"timeout", T::kDuration, false, false, "max wait, e.g. 10s (default 30s)"}; }
+
+std::vector<CommandSpec> buildTable() {
+  std::vector<CommandSpec> t;
+  // name, title, category, summary, usage, params, aliases, read_only, destructive, idempotent, open_world
+  // --- navigation
+  t.push_back({"goto", "Go to URL", "navigation", "Load a URL in the current tab and observe it.",
+               "goto <url>",
+               {P{"url", T::kString, true, true, "URL; scheme optional (example.com)"}},
+               {"navigate", "open"}, false, false, true, true});
+  t.push_back({"back", "Go back", "navigation", "Go back in history.", "back", {}, {}, false, false,
+               false, true});
+  t.push_back({"forward", "Go forward", "navigation", "Go forward in history.", "forward", {}, {},
+               false, false, false, true});
+  t.push_back({"refresh", "Reload page", "navigation", "Reload the page.", "refresh", {}, {"reload"},
+               false, false, true, true});
+  t.push_back({"url", "Current URL", "navigation", "Print the current URL.", "url", {}, {}, true,
+               false, true, false});
+  // --- observation
+  t.push_back({"observe", "Observe page", "observation",
+               "List the page's interactive elements with ids, patterns and available intents.",
+               "observe [--full] [--near <text>] [--within <css>] [--viewport] [--max <n>]",
+               {P{"full", T::kBoolean, false, false, "add selectors and positions"},
+                P{"near", T::kString, false, false, "only elements near this text"},
+                P{"within", T::kString, false, false, "only elements inside this CSS selector"},
+                P{"viewport", T::kBoolean, false, false, "only elements in the viewport"},
+                P{"hidden", T::kBoolean, false, false, "include hidden elements"},
+                P{"max", T::kInteger, false, false, "max elements listed (default 150)"}},
+               {"scan", "look"}, true, false, true, false});
+  t.push_back({"text", "Page text", "observation", "Print the visible text of the page or an element.",
+               "text [<target>]", {target(false)}, {"read"}, true, false, true, false});
+  t.push_back({"title", "Page title", "observation", "Print the page title.", "title", {}, {}, true,
+               false, true, false});
+  t.push_back({"screenshot", "Screenshot", "observation", "Capture the viewport as a PNG image.",
+               "screenshot", {}, {}, true, false, true, false});
+  // --- actions
+  t.push_back({"click", "Click", "action", "Click an element (native input) and report changes.",
+               "click <target> [--double] [--right] [--middle] [--force]",
+               {target(), P{"double", T::kBoolean, false, false, "double-click"},
+                P{"right", T::kBoolean, false, false, "right-click"},
+                P{"middle", T::kBoolean, false, false, "middle-click"},
+                P{"force", T::kBoolean, false, false, "click even if covered"}},
+               {"tap"}, false, true, false, true});
+  t.push_back({"type", "Type text", "action", "Type text into a field (clears it first).",
+               "type <target> <text> [--enter] [--append]",
+               {target(),
+                P{"text", T::kString, true, true, "text to type", {}, /*rest=*/true},
+                P{"enter", T::kBoolean, false, false, "press Enter afterwards"},
+                P{"append", T::kBoolean, false, false, "keep the existing content"},
+                P{"delay", T::kInteger, false, false, "ms between keystrokes"}},
+               {"fill", "input"}, false, true, false, true});
+  t.push_back({"clear", "Clear field", "action", "Clear an input field.", "clear <target>",
+               {target()}, {}, false, false, true, true});
+  t.push_back({"press", "Press key", "action", "Press a key or combination (Enter, Control+A).",
+               "press <key>", {P{"key", T::kString, true, true, "key name or combination"}},
+               {"key"}, false, true, false, true});
+  t.push_back({"select", "Select option", "action", "Choose an option of a dropdown by text or value.",
+               "select <target> <option>",
+               {target(), P{"option", T::kString, false, true, "option text or value", {}, true},
+                P{"index", T::kInteger, false, false, "zero-based option index"}},
+               {"choose"}, false, false, true, true});
+  t.push_back({"check", "Check", "action", "Check a checkbox, radio or switch.", "check <target>",
+               {target()}, {}, false, false, true, true});
+  t.push_back({"uncheck", "Uncheck", "action", "Uncheck a checkbox or switch.", "uncheck <target>",
+               {target()}, {}, false, false, true, true});
+  t.push_back({"hover", "Hover", "action", "Move the mouse over an element.", "hover <target>",
+               {target()}, {}, false, false, true, true});
+  t.push_back({"focus", "Focus", "action", "Give an element keyboard focus.", "focus <target>",
+               {target()}, {}, false, false, true, true});
+  t.push_back({"scroll", "Scroll", "action", "Scroll the page or a container.",
+               "scroll [up|down|left|right|top|bottom] [<pixels>|page] [--within <css>]",
+               {P{"direction", T::kString, false, true, "direction",
+                  {"up", "down", "left", "right", "top", "bottom"}},
+                P{"amount", T::kString, false, true, "pixels or 'page'"},
+                P{"within", T::kString, false, false, "CSS selector of the container to scroll"},
+                P{"smooth", T::kBoolean, false, false, "smooth scrolling"}},
+               {}, false, false, false, true});
+  // --- waits
+  t.push_back({"wait", "Wait", "wait", "Wait for load, network idle, an element, or a URL.",
+               "wait load|idle|visible|hidden|exists|gone|enabled|disabled|url [<target|url>] [--timeout 10s]",
+               {P{"condition", T::kString, true, true, "what to wait for",
+                  {"load", "idle", "visible", "hidden", "exists", "gone", "enabled", "disabled",
+                   "url", "navigation"}},
+                P{"target", T::kTarget, false, true, "element, or URL part for url"}, timeout()},
+               {}, true, false, true, true});
+  return t;
+}
+
+bool iequal(const std::string& a, const std::string& b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+}  // namespace
+
+const ParamSpec* CommandSpec::param(const std::string& n) const {
+  for (const auto& p : params) {
+    if (p.name == n) return &p;
+  }
+  return nullptr;
+}
+
+const std::vector<CommandSpec>& commandTable() {
+  static const std::vector<CommandSpec> kTable = buildTable();
+  return kTable;
+}
+
+const CommandSpec* findCommand(const std::string& name) {
+  for (const auto& c : commandTable()) {
+    if (iequal(c.name, name)) return &c;
+    for (const auto& a : c.aliases) {
+      if (iequal(a, name)) return &c;
+    }
+  }
+  return nullptr;
+}
+
+size_t editDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                  std::tolower(static_cast<unsigned char>(b[j - 1]));
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (same ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::vector<std::string> nearestCommands(const std::string& word, size_t max) {
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (const auto& c : commandTable()) {
+    scored.emplace_back(editDistance(word, c.name), c.name);
+    for (const auto& a : c.aliases) scored.emplace_back(editDistance(word, a) + 1, c.name);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
+  std::vector<std::string> out;
+  for (const auto& [d, n] : scored) {
+    if (d > std::max<size_t>(2, word.size() / 2)) break;
+    if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(n);
+    if (out.size() >= max) break;
+  }
+  return out;
+}
+
+std::optional<long long> parseDurationMs(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) return std::nullopt;
+  double value;
+  try {
+    value = std::stod(text.substr(0, i));
+  } catch (...) {
+    return std::nullopt;
+  }
+  std::string unit = text.substr(i);
+  for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  double ms;
+  if (unit.empty() || unit == "ms") {
+    ms = value;
+  } else if (unit == "s" || unit == "sec" || unit == "secs" || unit == "seconds") {
+    ms = value * 1000;
+  } else if (unit == "m" || unit == "min" || unit == "minutes") {
+    ms = value * 60000;
+  } else {
+    return std::nullopt;
+  }
+  return static_cast<long long>(ms);
+}
+
+}  // namespace lscope

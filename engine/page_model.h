@@ -1,0 +1,123 @@
+// What the engine knows of a page after a scan: elements with stable agent-facing ids,
+// detected patterns, page info. Built from the scanner's `scan` response (scanner-protocol §3.1).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/status.h"
+
+namespace lscope {
+
+using json = nlohmann::json;
+
+struct Rect {
+  double x = 0, y = 0, width = 0, height = 0;
+  double cx() const { return x + width / 2; }
+  double cy() const { return y + height / 2; }
+};
+
+struct Element {
+  int id = 0;          // agent-facing id: stable while the document stays the same
+  int scanner_id = 0;  // the scanner's id in the scan this element came from
+  std::string frame;   // backend frame id ("" = top document) the scanner ran in
+  std::string frame_label;  // frame noted in observations (iframe selector), "" for top
+  std::string type;    // input, button, link, select, textarea, checkbox, radio, generic
+  std::string role;    // email, password, search, tel, url, username, submit, primary, generic
+  std::string tag;
+  std::string text;    // accessible text
+  std::string selector;
+  std::string xpath;
+  std::string key;     // stable identity key (background-semantic-diff)
+  Rect rect;
+  bool visible = true;
+  bool enabled = true;
+  bool focused = false;
+  bool in_viewport = true;
+  std::optional<std::string> value;  // masked by the scanner for passwords
+  std::optional<bool> checked;
+  std::vector<std::string> modifiers;
+  std::vector<std::string> options;  // select options (visible texts)
+  json attributes = json::object();
+
+  bool hasModifier(const std::string& m) const;
+  // True for password inputs and fields whose name/label is on the sensitive list (§13.1).
+  bool isSensitive() const;
+};
+
+struct Pattern {
+  std::string name;       // login_form, search_form, cookie_banner, ...
+  std::string container;  // CSS selector of the container
+  std::string frame;
+  // Field name -> agent-facing element id (e.g. email=1); lists for pagination pages.
+  std::map<std::string, int> fields;
+  std::map<std::string, std::vector<int>> lists;
+  std::map<std::string, std::string> texts;  // non-element fields (modal title)
+};
+
+// Text the page shows to the user about what happened: errors, alerts, confirmations.
+struct PageMessage {
+  std::string kind;  // error, warning, success, info
+  std::string text;
+  std::string key;   // identity, to tell new messages from old ones
+};
+
+struct FrameNote {
+  std::string selector;
+  std::string src;
+  bool cross_origin = false;
+};
+
+struct PageScan {
+  std::string url;
+  std::string title;
+  std::string ready_state;
+  std::string document;  // the scanner's token for this document (new on every load)
+  double viewport_width = 0, viewport_height = 0;
+  double scroll_x = 0, scroll_y = 0, scroll_max_x = 0, scroll_max_y = 0;
+  std::vector<Element> elements;
+  std::vector<Pattern> patterns;
+  std::vector<FrameNote> frames;
+  std::vector<PageMessage> messages;
+  int total_scanned = 0;
+  int interactive = 0;  // interactive elements found before truncation
+  bool truncated = false;
+  double scan_ms = 0;
+
+  const Element* byId(int id) const;
+  const Pattern* pattern(const std::string& name) const;
+};
+
+// Parses the data of a scanner `scan` response. Agent-facing ids are not assigned here
+// (id = scanner id); see IdAllocator.
+Result<PageScan> parseScan(const json& data, const std::string& frame = "");
+
+// Keeps agent-facing ids stable across scans of one document: an element keeps its id while
+// its identity key is seen again; new elements get the next free number. reset() on
+// navigation starts again at 1.
+class IdAllocator {
+ public:
+  void reset();
+  // Rewrites element ids and pattern references of `scan` in place. An element whose key is
+  // new but whose selector and type match an element of `previous` that is gone keeps that
+  // element's id (its text or state changed, not its identity).
+  void assign(PageScan& scan, const PageScan* previous = nullptr);
+
+ private:
+  std::map<std::string, int> by_key_;
+  int next_ = 1;
+};
+
+// The sensitive field names of intent-engine.md §13.1.
+const std::vector<std::string>& sensitiveFieldNames();
+// True when a field name or label mentions a sensitive field (case-insensitive, ignoring
+// separators: "Card Number", "card-number", "cardNumber" all match card_number).
+bool isSensitiveName(const std::string& name);
+// The mask shown instead of a secret (never its length).
+inline const char* kMask = "••••••••";
+
+}  // namespace lscope

@@ -1,0 +1,136 @@
+// Formatting of responses as OIL text.
+#include "engine/response.h"
+
+#include <cctype>
+
+namespace lscope {
+
+void Response::add(const std::string& section, std::string line) {
+  for (auto& [name, lines] : sections) {
+    if (name == section) {
+      lines.push_back(std::move(line));
+      return;
+    }
+  }
+  sections.push_back({section, {std::move(line)}});
+}
+
+bool Response::hasSection(const std::string& section) const {
+  for (const auto& s : sections) {
+    if (s.first == section) return true;
+  }
+  return false;
+}
+
+Response okResponse(const std::string& command, std::string summary) {
+  Response r;
+  r.command = command;
+  r.summary = std::move(summary);
+  r.data["ok"] = true;
+  return r;
+}
+
+Response errorResponse(const std::string& command, const Status& status) {
+  Response r;
+  r.kind = Response::Kind::kError;
+  r.command = command;
+  r.summary = status.message();
+  r.code = status.code();
+  r.hint = status.hint();
+  r.data["ok"] = false;
+  r.data["code"] = status.code();
+  return r;
+}
+
+namespace {
+
+const char* kSecretMask = "••••••••";
+
+// form_plus=false: encodeURIComponent. form_plus=true: application/x-www-form-urlencoded as
+// HTML forms send it (spaces as '+', only *-._ left unescaped).
+std::string urlEncode(const std::string& s, bool form_plus) {
+  static const char* kHex = "0123456789ABCDEF";
+  const std::string safe = form_plus ? "*-._" : "-_.!~*'()";
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || safe.find(static_cast<char>(c)) != std::string::npos) {
+      out += static_cast<char>(c);
+    } else if (c == ' ' && form_plus) {
+      out += '+';
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+  if (from.empty()) return;
+  size_t pos = 0;
+  while ((pos = text.find(from, pos)) != std::string::npos) {
+    text.replace(pos, from.size(), to);
+    pos += to.size();
+  }
+}
+
+void scrubJson(json& j, const std::vector<std::string>& secrets) {
+  if (j.is_string()) {
+    j = scrubText(j.get<std::string>(), secrets);
+  } else if (j.is_array() || j.is_object()) {
+    for (auto& v : j) scrubJson(v, secrets);
+  }
+}
+
+}  // namespace
+
+std::string scrubText(std::string text, const std::vector<std::string>& secrets) {
+  for (const auto& s : secrets) {
+    if (s.size() < 3) continue;
+    replaceAll(text, s, kSecretMask);
+    replaceAll(text, urlEncode(s, false), kSecretMask);
+    replaceAll(text, urlEncode(s, true), kSecretMask);
+  }
+  return text;
+}
+
+void scrubSecrets(Response& r, const std::vector<std::string>& secrets) {
+  if (secrets.empty()) return;
+  r.summary = scrubText(r.summary, secrets);
+  r.body = scrubText(r.body, secrets);
+  r.hint = scrubText(r.hint, secrets);
+  for (auto& [name, lines] : r.sections) {
+    for (auto& l : lines) l = scrubText(l, secrets);
+  }
+  scrubJson(r.data, secrets);
+}
+
+std::string formatResponse(const Response& r) {
+  std::string out;
+  switch (r.kind) {
+    case Response::Kind::kOk:
+      out = "ok " + r.command + (r.summary.empty() ? "" : " " + r.summary);
+      break;
+    case Response::Kind::kError:
+      out = "error " + r.command + ": " + r.summary;
+      break;
+    case Response::Kind::kPartial:
+      out = "partial " + r.command + ": " + r.summary;
+      break;
+  }
+  out += "\n";
+  if (!r.body.empty()) {
+    out += "\n" + r.body;
+    if (r.body.back() != '\n') out += "\n";
+  }
+  for (const auto& [name, lines] : r.sections) {
+    if (lines.empty()) continue;
+    out += "\n# " + name + "\n";
+    for (const auto& l : lines) out += l + "\n";
+  }
+  if (!r.hint.empty()) out += "\n# hint\n" + r.hint + "\n";
+  return out;
+}
+
+}  // namespace lscope

@@ -1,0 +1,689 @@
+// Session: executes atomic commands. Every action scans before and after, so its response
+// carries the change report (intent-language.md "Change Notation") and the agent rarely
+// needs to observe again.
+#include "engine/session.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/commands.h"
+#include "engine/observation.h"
+
+namespace lscope {
+
+struct Session::Ctx {
+  Deadline deadline;
+  const CallContext& call;
+  bool form_action = false;  // the current action may submit a form (set by the action)
+};
+
+namespace {
+
+constexpr int kFullScanMax = 3000;  // elements per scan used for targeting and diffs
+constexpr size_t kTextMax = 6000;   // characters returned by `text`
+
+bool isElementGone(const Status& s) {
+  return s.code() == codes::kElementStale || s.code() == codes::kElementNotFound;
+}
+
+bool isBackendDead(const Status& s) {
+  return s.code() == codes::kConnectionError ||
+         (s.code() == codes::kBrowserError && s.message().find("crashed") != std::string::npos);
+}
+
+std::string withoutFragment(const std::string& url) { return url.substr(0, url.find('#')); }
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// `[3] "Sign in"` for action summaries.
+std::string describe(const Element& e) {
+  std::string s = "[" + std::to_string(e.id) + "]";
+  if (!e.text.empty()) s += " " + quote(e.text.size() > 60 ? e.text.substr(0, 60) + "…" : e.text);
+  return s;
+}
+
+json elementJson(const Element& e) {
+  json j = {{"id", e.id}, {"type", e.type}, {"role", e.role}, {"text", e.text}};
+  if (!e.selector.empty()) j["selector"] = e.selector;
+  return j;
+}
+
+}  // namespace
+
+std::string normalizeUrl(const std::string& url) {
+  if (url.find("://") != std::string::npos || url.rfind("about:", 0) == 0 ||
+      url.rfind("data:", 0) == 0 || url.rfind("file:", 0) == 0 || url.rfind("javascript:", 0) == 0) {
+    return url;
+  }
+  std::string host = url.substr(0, url.find_first_of("/?#"));
+  bool local = host.rfind("localhost", 0) == 0 || host.rfind("127.", 0) == 0 ||
+               host.rfind("[::1]", 0) == 0 || host.find(':') != std::string::npos;
+  return (local ? "http://" : "https://") + url;
+}
+
+Session::Session(BackendFactory* factory, SessionOptions options)
+    : factory_(factory), options_(std::move(options)) {}
+
+Session::~Session() = default;
+
+Result<Backend*> Session::backend(Ctx& ctx) {
+  if (!backend_) {
+    ctx.call.report(0, 0, "starting the browser");
+    auto created = factory_->create(ctx.deadline);
+    if (!created) return created.status();
+    backend_ = std::move(created.value());
+    last_.reset();
+    ids_.reset();
+  }
+  return backend_.get();
+}
+
+void Session::dropBackendIfDead(const Status& status) {
+  if (backend_ && isBackendDead(status)) {
+    spdlog::warn("browser session lost ({}); the next command starts a new one", status.message());
+    backend_.reset();
+    last_.reset();
+    ids_.reset();
+  }
+}
+
+Result<json> Session::scannerCall(Ctx& ctx, json command, const std::string& frame) {
+  if (ctx.call.cancelled()) return Status(codes::kCancelled, "cancelled");
+  auto b = backend(ctx);
+  if (!b) return b.status();
+  auto reply = (*b)->scanner(command, frame, ctx.deadline);
+  if (!reply) {
+    dropBackendIfDead(reply.status());
+    return reply.status();
+  }
+  if (!reply->value("ok", false)) {
+    std::string code = reply->value("code", std::string(codes::kScriptError));
+    std::string hint;
+    if (code == codes::kElementStale || code == codes::kElementNotFound) hint = "run observe to refresh ids";
+    if (code == codes::kElementNotVisible) hint = "scroll to it, or wait visible";
+    if (code == codes::kElementDisabled) hint = "wait enabled, or fill the fields it depends on";
+    if (code == codes::kElementNotInteractable) hint = "dismiss_popups, or retry with --force";
+    return Status(code, reply->value("error", std::string("scanner error")), hint);
+  }
+  return reply->value("data", json::object());
+}
+
+Result<PageScan> Session::scan(Ctx& ctx, const json& params, bool remember) {
+  json cmd = {{"cmd", "scan"}, {"max_elements", kFullScanMax}};
+  for (auto it = params.begin(); it != params.end(); ++it) cmd[it.key()] = *it;
+  auto data = scannerCall(ctx, cmd);
+  if (!data) return data.status();
+  auto page = parseScan(*data);
+  if (!page) return page.status();
+  std::string doc = page->document.empty() ? withoutFragment(page->url) : page->document;
+  if (doc != last_document_) {
+    ids_.reset();
+    ids_.assign(*page, nullptr);
+  } else {
+    ids_.assign(*page, last_ ? &*last_ : nullptr);
+  }
+  if (remember) {
+    last_document_ = doc;
+    last_ = *page;
+  }
+  return page;
+}
+
+Result<Resolution> Session::resolve(Ctx& ctx, const TargetSpec& target, const PageScan& page) {
+  ResolverHooks hooks;
+  hooks.select = [&](const std::string& selector, bool xpath) -> Result<std::vector<int>> {
+    auto r = scannerCall(ctx, {{"cmd", "query"}, {xpath ? "xpath" : "selector", selector}});
+    if (!r) return r.status();
+    // The scanner answers with its ids of the current map; translate to agent ids.
+    std::vector<int> out;
+    for (const auto& sid : r->value("ids", json::array())) {
+      for (const auto& e : page.elements) {
+        if (e.scanner_id == sid.get<int>()) out.push_back(e.id);
+      }
+    }
+    return out;
+  };
+  hooks.near = [&](const std::string& text) -> Result<std::vector<int>> {
+    auto near = scan(ctx, {{"near", text}}, /*remember=*/false);
+    if (!near) return near.status();
+    std::vector<int> out;
+    for (const auto& e : near->elements) out.push_back(e.id);
+    // The scanner's map now holds the near-scan; scan again so ids match `page`.
+    auto again = scan(ctx);
+    if (!again) return again.status();
+    return out;
+  };
+  return resolveTarget(target, page, hooks, options_.strict);
+}
+
+Status Session::settle(Ctx& ctx) {
+  auto b = backend(ctx);
+  if (!b) return b.status();
+  Deadline cap = ctx.deadline.capped(options_.settle_max);
+  (*b)->waitForLoad(cap);
+  (*b)->waitForNetworkIdle(options_.settle_quiet, cap);  // a busy page is not an error here
+  return (*b)->waitForLoad(cap);
+}
+
+void Session::reportEvents(Ctx& ctx, Response& r) {
+  (void)ctx;
+  if (!backend_) return;
+  for (const auto& ev : backend_->drainEvents()) {
+    if (ev.kind == "dialog") {
+      r.add("events", "dialog " + ev.detail + " " + quote(ev.message) + " (accepted)");
+    } else if (ev.kind == "tab_opened") {
+      r.add("events", "new tab " + ev.detail + " " + shortUrl(ev.message) + " (tabs to switch)");
+    } else if (ev.kind == "download") {
+      r.add("events", "download " + ev.detail + " " + ev.message);
+    } else {
+      r.add("events", ev.kind + " " + ev.message);
+    }
+  }
+}
+
+Response Session::actAndReport(Ctx& ctx, const Command& command,
+                               const std::function<Result<std::string>(Backend&, const PageScan&)>& act,
+                               bool form_action) {
+  auto before = scan(ctx);
+  if (!before) return errorResponse(command.name, before.status());
+  auto b = backend(ctx);
+  if (!b) return errorResponse(command.name, b.status());
+  auto done = act(**b, *before);
+  if (!done && isElementGone(done.status())) {
+    // §5.3: the element went away between scan and action: rescan and retry once.
+    before = scan(ctx);
+    if (!before) return errorResponse(command.name, before.status());
+    done = act(**b, *before);
+  }
+  if (!done) {
+    dropBackendIfDead(done.status());
+    Response r = errorResponse(command.name, done.status());
+    reportEvents(ctx, r);
+    return r;
+  }
+  settle(ctx);
+  auto after = scan(ctx);
+  if (!after) {
+    // A navigation may have replaced the document mid-scan: settle and try once more.
+    settle(ctx);
+    after = scan(ctx);
+  }
+  Response r = okResponse(command.name, *done);
+  if (!after) {
+    r.add("changes", "(page not readable after the action: " + after.status().message() + ")");
+    reportEvents(ctx, r);
+    return r;
+  }
+  std::string doc_before = before->document.empty() ? withoutFragment(before->url) : before->document;
+  std::string doc_after = after->document.empty() ? withoutFragment(after->url) : after->document;
+  DiffContext dc;
+  dc.new_document = doc_before != doc_after;
+  dc.form_action = form_action || ctx.form_action;
+  ChangeReport report = diffScans(*before, *after, dc);
+  if (report.noop()) {
+    r.add("changes", "none");
+  } else {
+    for (auto& l : report.lines) r.add("changes", l);
+  }
+  r.data["changes"] = report.toJson();
+  r.data["url"] = after->url;
+  reportEvents(ctx, r);
+  return r;
+}
+
+// --- dispatch ---------------------------------------------------------------------------------
+
+Response Session::execute(const Command& command, const CallContext& context) {
+  Ctx ctx{Deadline::in(options_.command_timeout), context};
+  if (command.args.contains("timeout") && command.args["timeout"].is_number()) {
+    ctx.deadline = Deadline::inMs(command.args["timeout"].get<long long>() + 2000);
+  }
+  Response r = dispatch(command, ctx);
+  scrubSecrets(r, secrets_);  // §13.1: a typed secret never comes back, wherever the page puts it
+  if (!r.ok()) r.data["code"] = r.code;
+  r.data["ok"] = r.ok();
+  if (context.cancelled() && r.code.empty()) r.code = codes::kCancelled;
+  return r;
+}
+
+Response Session::dispatch(const Command& c, Ctx& ctx) {
+  const std::string& n = c.name;
+  if (n == "goto") return doGoto(c, ctx);
+  if (n == "back" || n == "forward" || n == "refresh") return doHistory(c, ctx);
+  if (n == "url") return doUrl(c, ctx);
+  if (n == "observe") return doObserve(c, ctx);
+  if (n == "text") return doText(c, ctx);
+  if (n == "title") return doTitle(c, ctx);
+  if (n == "screenshot") return doScreenshot(c, ctx);
+  if (n == "click") return doClick(c, ctx);
+  if (n == "type") return doType(c, ctx);
+  if (n == "press") return doPress(c, ctx);
+  if (n == "scroll") return doScroll(c, ctx);
+  if (n == "wait") return doWait(c, ctx);
+  if (n == "clear" || n == "check" || n == "uncheck" || n == "hover" || n == "focus" || n == "select") {
+    return doElementCommand(c, ctx);
+  }
+  return errorResponse(n, Status(codes::kUnknownCommand, "unknown command " + n,
+                                 "see the command list: observe, click, type, goto ..."));
+}
+
+std::vector<Response> Session::runScript(const std::string& script, const CallContext& context,
+                                         bool stop_on_error, const ResponseCallback& on_response) {
+  std::vector<Response> out;
+  size_t start = 0;
+  int line_no = 0;
+  while (start <= script.size()) {
+    size_t end = script.find('\n', start);
+    std::string line = script.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    ++line_no;
+    start = end == std::string::npos ? script.size() + 1 : end + 1;
+    if (context.cancelled()) break;
+    auto parsed = parseLine(line);
+    if (!parsed) {
+      Status s = parsed.status();
+      auto first = line.find_first_not_of(" \t");
+      std::string word = first == std::string::npos ? "" : line.substr(first, line.find(' ', first) - first);
+      out.push_back(errorResponse(word.empty() ? "parse" : word,
+                                  Status(s.code(), "line " + std::to_string(line_no) + ": " + s.message(), s.hint())));
+      if (on_response) on_response(line, out.back());
+      if (stop_on_error) break;
+      continue;
+    }
+    if (!parsed->has_value()) continue;
+    out.push_back(execute(**parsed, context));
+    if (on_response) on_response(line, out.back());
+    if (stop_on_error && !out.back().ok()) break;
+  }
+  return out;
+}
+
+// --- navigation ----------------------------------------------------------------------------
+
+Response Session::doGoto(const Command& c, Ctx& ctx) {
+  std::string url = normalizeUrl(c.args.value("url", ""));
+  auto b = backend(ctx);
+  if (!b) return errorResponse("goto", b.status());
+  ctx.call.report(1, 3, "loading " + url);
+  Status nav = (*b)->navigate(url, ctx.deadline);
+  if (!nav && nav.code() != codes::kTimeout) {
+    dropBackendIfDead(nav);
+    return errorResponse("goto", nav);
+  }
+  ctx.call.report(2, 3, "scanning");
+  auto page = scan(ctx);
+  if (!page) return errorResponse("goto", page.status());
+  Response r = okResponse("goto", shortUrl(page->url));
+  r.body = formatObservation(*page, ObserveFormat{false, options_.observe_max});
+  for (auto& l : patternLines(*page)) r.add("patterns", l);
+  if (!nav) r.add("warnings", nav.message());
+  r.data["url"] = page->url;
+  r.data["title"] = page->title;
+  r.data["elements"] = static_cast<int>(page->elements.size());
+  reportEvents(ctx, r);
+  return r;
+}
+
+Response Session::doHistory(const Command& c, Ctx& ctx) {
+  auto b = backend(ctx);
+  if (!b) return errorResponse(c.name, b.status());
+  return actAndReport(
+      ctx, c,
+      [&](Backend& be, const PageScan&) -> Result<std::string> {
+        Status s = c.name == "back" ? be.goBack(ctx.deadline)
+                   : c.name == "forward" ? be.goForward(ctx.deadline)
+                                         : be.reload(ctx.deadline);
+        if (!s && s.code() != codes::kTimeout) return s;
+        return std::string();
+      },
+      false);
+}
+
+Response Session::doUrl(const Command&, Ctx& ctx) {
+  auto b = backend(ctx);
+  if (!b) return errorResponse("url", b.status());
+  auto url = (*b)->currentUrl(ctx.deadline);
+  if (!url) return errorResponse("url", url.status());
+  Response r = okResponse("url", *url);
+  r.data["url"] = *url;
+  return r;
+}
+
+// --- observation ---------------------------------------------------------------------------
+
+Response Session::doObserve(const Command& c, Ctx& ctx) {
+  json params = json::object();
+  if (c.args.value("hidden", false)) params["include_hidden"] = true;
+  if (c.args.contains("near")) params["near"] = c.args["near"];
+  if (c.args.contains("within")) params["within"] = c.args["within"];
+  if (c.args.value("viewport", false)) params["viewport_only"] = true;
+  bool filtered = !params.empty();
+  auto page = scan(ctx, params, !filtered);
+  if (!page) return errorResponse("observe", page.status());
+  if (filtered) {
+    // Filtered scans replace the scanner's element map: rescan so later ids resolve.
+    auto full = scan(ctx);
+    if (!full) return errorResponse("observe", full.status());
+  }
+  ObserveFormat f;
+  f.full = c.args.value("full", false);
+  f.max = static_cast<size_t>(c.args.value("max", static_cast<long long>(options_.observe_max)));
+  Response r = okResponse("observe");
+  r.body = formatObservation(*page, f);
+  for (auto& l : patternLines(*page)) r.add("patterns", l);
+  for (const auto& m : page->messages) r.add("messages", m.kind + ": " + quote(m.text));
+  r.data["url"] = page->url;
+  r.data["title"] = page->title;
+  json els = json::array();
+  for (const auto& e : page->elements) els.push_back(elementJson(e));
+  r.data["elements"] = els;
+  reportEvents(ctx, r);
+  return r;
+}
+
+Response Session::doText(const Command& c, Ctx& ctx) {
+  std::string selector = "body";
+  if (c.target) {
+    auto page = scan(ctx);
+    if (!page) return errorResponse("text", page.status());
+    auto res = resolve(ctx, *c.target, *page);
+    if (!res) return errorResponse("text", res.status());
+    selector = res->element->selector;
+  }
+  auto data = scannerCall(ctx, {{"cmd", "get_text"}, {"selector", selector}});
+  if (!data) return errorResponse("text", data.status());
+  std::string text = data->value("text", std::string());
+  size_t total = text.size();
+  if (text.size() > kTextMax) {
+    size_t cut = kTextMax;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+    text = text.substr(0, cut) + "\n… " + std::to_string(total - cut) + " more characters (text <target>)";
+  }
+  Response r = okResponse("text");
+  r.body = text;
+  r.data["text"] = data->value("text", std::string());
+  return r;
+}
+
+Response Session::doTitle(const Command&, Ctx& ctx) {
+  auto data = scannerCall(ctx, {{"cmd", "execute"}, {"script", "return document.title"}});
+  if (!data) return errorResponse("title", data.status());
+  std::string title = data->value("result", json("")).is_string() ? data->value("result", std::string()) : "";
+  Response r = okResponse("title", quote(title));
+  r.data["title"] = title;
+  return r;
+}
+
+Response Session::doScreenshot(const Command&, Ctx& ctx) {
+  auto b = backend(ctx);
+  if (!b) return errorResponse("screenshot", b.status());
+  auto png = (*b)->screenshot(ctx.deadline);
+  if (!png) return errorResponse("screenshot", png.status());
+  Response r = okResponse("screenshot", "(image/png)");
+  r.images.push_back(*png);
+  r.data["bytes"] = png->size() * 3 / 4;
+  return r;
+}
+
+// --- actions --------------------------------------------------------------------------------
+
+Response Session::doClick(const Command& c, Ctx& ctx) {
+  json target_json;
+  std::string note;
+  auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
+    auto res = resolve(ctx, *c.target, page);
+    if (!res) return res.status();
+    target_json = elementJson(*res->element);
+    note = res->note;
+    const Element& el = *res->element;
+    ctx.form_action = el.role == "submit" || el.attributes.value("type", "") == "submit";
+    bool force = c.args.value("force", false);
+    MouseButton button = c.args.value("right", false)    ? MouseButton::kRight
+                         : c.args.value("middle", false) ? MouseButton::kMiddle
+                                                         : MouseButton::kLeft;
+    int count = c.args.value("double", false) ? 2 : 1;
+    auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "click"}, {"force", force}});
+    std::string summary = describe(el);
+    if (!point && point.status().code() == codes::kUnknownCommand) {
+      // Fallback: the scanner dispatches the events itself (not trusted by the page).
+      auto clicked = scannerCall(ctx, {{"cmd", "click"},
+                                       {"id", el.scanner_id},
+                                       {"button", button == MouseButton::kRight ? "right" : button == MouseButton::kMiddle ? "middle" : "left"},
+                                       {"click_count", count},
+                                       {"force", force}});
+      if (!clicked) return clicked.status();
+      return summary + " (synthetic events)";
+    }
+    if (!point) return point.status();
+    LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)}, button, count, 0,
+                                         ctx.deadline));
+    return summary + (note.empty() ? "" : " (" + note + ")");
+  };
+  Response r = actAndReport(ctx, c, act, false);
+  if (r.ok()) r.data["target"] = target_json;
+  return r;
+}
+
+Response Session::doType(const Command& c, Ctx& ctx) {
+  std::string text = c.args.value("text", "");
+  bool enter = c.args.value("enter", false);
+  bool append = c.args.value("append", false);
+  json target_json;
+  auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
+    auto res = resolve(ctx, *c.target, page);
+    if (!res) return res.status();
+    const Element& el = *res->element;
+    target_json = elementJson(el);
+    if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio") {
+      return Status(codes::kElementNotInteractable,
+                    "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
+                    "type into an input: observe to find it");
+    }
+    bool secret = el.isSensitive();
+    if (secret && std::find(secrets_.begin(), secrets_.end(), text) == secrets_.end()) {
+      secrets_.push_back(text);
+    }
+    std::string shown = secret ? std::string(kMask) : text;
+    std::string how;
+    auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "type"}});
+    if (point) {
+      LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)},
+                                           MouseButton::kLeft, 1, 0, ctx.deadline));
+      if (!append && el.value && !el.value->empty()) {
+        auto cleared = scannerCall(ctx, {{"cmd", "clear"}, {"id", el.scanner_id}});
+        if (!cleared) return cleared.status();
+      }
+      LSCOPE_RETURN_IF_ERROR(be.insertText(text, ctx.deadline));
+    } else if (point.status().code() == codes::kUnknownCommand ||
+               point.status().code() == codes::kElementNotInteractable) {
+      auto typed = scannerCall(ctx, {{"cmd", "type"}, {"id", el.scanner_id}, {"text", text}, {"clear", !append}});
+      if (!typed) return typed.status();
+      how = " (synthetic events)";
+    } else {
+      return point.status();
+    }
+    if (enter) LSCOPE_RETURN_IF_ERROR(be.pressKey("Enter", 0, ctx.deadline));
+    return describe(el) + " " + quote(shown) + how + (enter ? " + Enter" : "");
+  };
+  Response r = actAndReport(ctx, c, act, enter);
+  if (r.ok()) r.data["target"] = target_json;
+  return r;
+}
+
+Response Session::doElementCommand(const Command& c, Ctx& ctx) {
+  const std::string& n = c.name;
+  auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
+    auto res = resolve(ctx, *c.target, page);
+    if (!res) return res.status();
+    const Element& el = *res->element;
+    std::string summary = describe(el);
+    if (n == "hover") {
+      auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "hover"}});
+      if (!point) return point.status();
+      LSCOPE_RETURN_IF_ERROR(be.mouseMove({point->value("x", 0.0), point->value("y", 0.0)}, ctx.deadline));
+      return summary;
+    }
+    if (n == "check" || n == "uncheck") {
+      bool want = n == "check";
+      if (el.checked && *el.checked == want) return summary + " (already " + (want ? "checked" : "unchecked") + ")";
+      auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "click"}});
+      if (point) {
+        LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)},
+                                             MouseButton::kLeft, 1, 0, ctx.deadline));
+        auto v = scannerCall(ctx, {{"cmd", "get_value"}, {"id", el.scanner_id}});
+        if (v && v->value("value", json()).is_boolean() && v->value("value", false) == want) return summary;
+      }
+      auto set = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}});
+      if (!set) return set.status();
+      return summary + (point ? " (synthetic events)" : "");
+    }
+    if (n == "select") {
+      json cmd = {{"cmd", "select"}, {"id", el.scanner_id}};
+      std::string option = c.args.value("option", "");
+      if (c.args.contains("index")) {
+        cmd["index"] = c.args["index"];
+      } else if (option.empty()) {
+        return Status(codes::kParameterMissing, "select needs an option", "select <target> \"Option text\"");
+      } else {
+        cmd["text"] = option;
+      }
+      auto sel = scannerCall(ctx, cmd);
+      if (!sel && !c.args.contains("index")) {
+        cmd.erase("text");
+        cmd["value"] = option;
+        auto by_value = scannerCall(ctx, cmd);
+        if (by_value) sel = by_value;
+      }
+      if (!sel) return sel.status();
+      return summary + " ← " + quote(sel->value("text", option));
+    }
+    // clear, focus
+    auto done = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}});
+    if (!done) return done.status();
+    return summary;
+  };
+  return actAndReport(ctx, c, act, false);
+}
+
+Response Session::doPress(const Command& c, Ctx& ctx) {
+  std::string combo = c.args.value("key", "");
+  auto act = [&](Backend& be, const PageScan&) -> Result<std::string> {
+    // "Control+Shift+A": every part but the last is a modifier.
+    int modifiers = 0;
+    std::string key = combo;
+    size_t plus;
+    while ((plus = key.find('+')) != std::string::npos && plus + 1 < key.size()) {
+      std::string mod = lower(key.substr(0, plus));
+      if (mod == "control" || mod == "ctrl") modifiers |= kModControl;
+      else if (mod == "shift") modifiers |= kModShift;
+      else if (mod == "alt") modifiers |= kModAlt;
+      else if (mod == "meta" || mod == "cmd" || mod == "command") modifiers |= kModMeta;
+      else return Status(codes::kParameterInvalid, "unknown modifier " + key.substr(0, plus),
+                         "use Control, Shift, Alt or Meta: press Control+A");
+      key = key.substr(plus + 1);
+    }
+    LSCOPE_RETURN_IF_ERROR(be.pressKey(key, modifiers, ctx.deadline));
+    return combo;
+  };
+  return actAndReport(ctx, c, act, lower(combo) == "enter");
+}
+
+Response Session::doScroll(const Command& c, Ctx& ctx) {
+  json cmd = {{"cmd", "scroll"}};
+  std::string dir = c.args.value("direction", "down");
+  cmd["direction"] = dir;
+  if (c.args.contains("amount")) {
+    std::string a = c.args["amount"].get<std::string>();
+    if (lower(a) == "page") {
+      cmd["amount"] = "page";
+    } else {
+      try {
+        cmd["amount"] = std::stod(a);
+      } catch (...) {
+        return errorResponse("scroll", Status(codes::kParameterInvalid, "amount must be pixels or 'page'",
+                                              "scroll down 500"));
+      }
+    }
+  }
+  if (c.args.contains("within")) cmd["container"] = c.args["within"];
+  if (c.args.value("smooth", false)) cmd["behavior"] = "smooth";
+  json where;
+  auto act = [&](Backend&, const PageScan&) -> Result<std::string> {
+    auto r = scannerCall(ctx, cmd);
+    if (!r) return r.status();
+    where = *r;
+    return dir + " (y " + std::to_string(static_cast<long long>(r->value("y", 0.0))) + " of " +
+           std::to_string(static_cast<long long>(r->value("max_y", 0.0))) + ")";
+  };
+  Response r = actAndReport(ctx, c, act, false);
+  if (r.ok()) r.data["scroll"] = where;
+  return r;
+}
+
+Response Session::doWait(const Command& c, Ctx& ctx) {
+  std::string cond = c.args.value("condition", "");
+  long long timeout_ms = c.args.value("timeout", 30000LL);
+  Deadline until = Deadline::inMs(timeout_ms);
+  auto b = backend(ctx);
+  if (!b) return errorResponse("wait", b.status());
+  Clock::time_point start = Clock::now();
+  auto waited = [&] {
+    return std::to_string(std::chrono::duration_cast<Millis>(Clock::now() - start).count()) + "ms";
+  };
+  if (cond == "load") {
+    Status s = (*b)->waitForLoad(until);
+    if (!s) return errorResponse("wait", s);
+    return okResponse("wait", "load (" + waited() + ")");
+  }
+  if (cond == "idle") {
+    Status s = (*b)->waitForNetworkIdle(Millis(500), until);
+    if (!s) return errorResponse("wait", s);
+    return okResponse("wait", "idle (" + waited() + ")");
+  }
+  if (!c.target) {
+    return errorResponse("wait", Status(codes::kParameterMissing, "wait " + cond + " needs a target",
+                                        cond == "url" ? "wait url \"/dashboard\"" : "wait " + cond + " \"Success\""));
+  }
+  if (cond == "url" || cond == "navigation") {
+    std::string part = c.target->value;
+    for (;;) {
+      uint64_t count = (*b)->navigationCount();
+      auto url = (*b)->currentUrl(until);
+      if (!url) return errorResponse("wait", url.status());
+      if (url->find(part) != std::string::npos) return okResponse("wait", "url " + shortUrl(*url) + " (" + waited() + ")");
+      Status s = (*b)->waitForNavigation(count, until);
+      if (!s) {
+        return errorResponse("wait", Status(codes::kTimeout, "the URL did not come to contain " + quote(part) +
+                                                                  " (now " + shortUrl(*url) + ")",
+                                            "check the expected URL, or wait longer with --timeout"));
+      }
+    }
+  }
+  // Element conditions, event-driven in the page (scanner wait_for uses MutationObserver).
+  json cmd = {{"cmd", "wait_for"}, {"condition", cond}, {"timeout", timeout_ms}};
+  if (c.target->kind == TargetSpec::Kind::kCss) {
+    cmd["selector"] = c.target->value;
+  } else if (c.target->kind == TargetSpec::Kind::kXpath) {
+    cmd["xpath"] = c.target->value;
+  } else if (c.target->kind == TargetSpec::Kind::kId) {
+    auto page = last_ ? Result<PageScan>(*last_) : scan(ctx);
+    if (!page) return errorResponse("wait", page.status());
+    const Element* e = page->byId(c.target->id);
+    if (!e) return errorResponse("wait", Status(codes::kTargetNotFound, "no element [" + c.target->value + "]",
+                                                "run observe for current ids"));
+    cmd["selector"] = e->selector;
+  } else {
+    cmd["text"] = c.target->value;
+  }
+  ctx.deadline = Deadline::inMs(timeout_ms + 5000);
+  auto r = scannerCall(ctx, cmd);
+  if (!r) return errorResponse("wait", r.status());
+  return okResponse("wait", cond + " " + c.target->toString() + " (" + waited() + ")");
+}
+
+}  // namespace lscope

@@ -1,0 +1,3442 @@
+// Lemmascope in-page scanner: finds and classifies interactive elements, detects UI patterns and
+// performs actions for the C++ backends (spec/scanner-protocol.md; contract in scanner/README.md).
+(function () {
+  'use strict';
+
+  const SCANNER_VERSION = '1.0.0';
+  const PROTOCOL_VERSION = '1.0.0';
+
+  // ===============================================================================================
+  // 1. Builtins
+  // Every builtin the scanner uses is captured once, at load. In the page world a hostile page may
+  // already have replaced some of them; then they are taken from a fresh, pristine realm (a hidden
+  // iframe that exists for a few microseconds). Nothing below touches a page-replaceable global.
+  // ===============================================================================================
+  const G = globalThis;
+  const B = capturePristine();
+
+  /** Returns the captured builtins, from this realm when it looks untouched, else a clean one. */
+  function capturePristine() {
+    if (realmLooksNative(G) || !G.document) return captureBuiltins(G);
+    let frame = null;
+    try {
+      frame = G.document.createElement('iframe');
+      frame.setAttribute('style', 'display:none');
+      frame.setAttribute('aria-hidden', 'true');
+      G.document.documentElement.appendChild(frame);
+      const clean = frame.contentWindow;
+      return clean && realmLooksNative(clean) ? captureBuiltins(clean) : captureBuiltins(G);
+    } catch (e) {
+      return captureBuiltins(G);
+    } finally {
+      if (frame && frame.parentNode) frame.parentNode.removeChild(frame);
+    }
+  }
+
+  /** True when the builtins the scanner depends on still look like native code in `realm`. */
+  function realmLooksNative(realm) {
+    try {
+      const toStr = realm.Function.prototype.toString;
+      const looks = (fn) => typeof fn === 'function' &&
+          /\{\s*\[native code\]\s*\}\s*$/.test(realm.Reflect.apply(toStr, fn, []));
+      const probes = [
+        [realm.Array.prototype, ['map', 'forEach', 'filter', 'push', 'indexOf', 'join', 'slice']],
+        [realm.JSON, ['parse', 'stringify']], [realm.Object, ['keys', 'getOwnPropertyDescriptor']],
+        [realm.Reflect, ['apply']], [realm.Function.prototype, ['call', 'apply', 'bind', 'toString']],
+        [realm.String.prototype, ['toLowerCase', 'trim', 'indexOf', 'slice', 'replace', 'split']],
+        [realm.RegExp.prototype, ['exec', 'test']], [realm.Math, ['max', 'min', 'round']],
+        [realm, ['getComputedStyle', 'setTimeout', 'requestAnimationFrame', 'Map', 'Set',
+          'WeakMap', 'MutationObserver', 'Promise']],
+        [realm.Document.prototype, ['querySelectorAll', 'querySelector', 'elementFromPoint']],
+        [realm.Element.prototype, ['getBoundingClientRect', 'getClientRects', 'querySelectorAll',
+          'getAttribute', 'closest', 'matches', 'scrollIntoView']],
+        [realm.EventTarget.prototype, ['addEventListener', 'removeEventListener', 'dispatchEvent']],
+        [realm.HTMLElement.prototype, ['focus', 'blur', 'click']],
+        [realm.Node.prototype, ['contains', 'getRootNode']],
+      ];
+      for (let i = 0; i < probes.length; i++) {
+        const owner = probes[i][0];
+        const names = probes[i][1];
+        for (let j = 0; j < names.length; j++) {
+          const d = realm.Object.getOwnPropertyDescriptor(owner, names[j]);
+          if (d && !looks(d.value || d.get)) return false;
+        }
+      }
+      const getters = [[realm.Node.prototype, 'parentNode'], [realm.Element.prototype, 'shadowRoot'],
+        [realm.HTMLElement.prototype, 'innerText'], [realm.Node.prototype, 'isConnected']];
+      for (let i = 0; i < getters.length; i++) {
+        const d = realm.Object.getOwnPropertyDescriptor(getters[i][0], getters[i][1]);
+        if (d && !looks(d.get)) return false;
+      }
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /** Captures, from `realm`, call-bound copies of every builtin the scanner uses. */
+  function captureBuiltins(realm) {
+    const apply = realm.Reflect.apply;
+    const getOwn = realm.Object.getOwnPropertyDescriptor;
+    const getProto = realm.Object.getPrototypeOf;
+    const findDesc = (proto, name) => {
+      for (let p = proto; p; p = getProto(p)) {
+        const d = getOwn(p, name);
+        if (d) return d;
+      }
+      return null;
+    };
+    // uncurry(fn)(self, a, b) === self.fn(a, b): a bound Function.prototype.call, immune to later
+    // prototype changes and as fast as a direct call.
+    const fnCall = realm.Function.prototype.call;
+    const fnBind = realm.Function.prototype.bind;
+    const uncurry = (fn) => (fn ? apply(fnBind, fnCall, [fn]) : null);
+    const method = (proto, name) => {
+      const d = proto && findDesc(proto, name);
+      return d && typeof d.value === 'function' ? uncurry(d.value) : null;
+    };
+    const getter = (proto, name) => {
+      const d = proto && findDesc(proto, name);
+      if (d && d.get) return uncurry(d.get);
+      return (o) => o[name];
+    };
+    const setter = (proto, name) => {
+      const d = proto && findDesc(proto, name);
+      if (d && d.set) return uncurry(d.set);
+      return (o, v) => { o[name] = v; };
+    };
+    const bindTo = (fn, self) => (fn ? apply(fnBind, fn, [self]) : null);
+    const W = realm;
+    const D = W.Document.prototype;
+    const E = W.Element.prototype;
+    const N = W.Node.prototype;
+    const H = W.HTMLElement.prototype;
+    const I = W.HTMLInputElement.prototype;
+    const T = W.HTMLTextAreaElement.prototype;
+    const S = W.HTMLSelectElement.prototype;
+    const O = W.HTMLOptionElement.prototype;
+    const F = W.HTMLFormElement.prototype;
+    const IF = W.HTMLIFrameElement.prototype;
+    const SR = W.ShadowRoot ? W.ShadowRoot.prototype : null;
+    const DF = W.DocumentFragment.prototype;
+    const ET = W.EventTarget.prototype;
+    const MO = W.MutationObserver.prototype;
+    return {
+      apply,
+      objectKeys: W.Object.keys,
+      objectCreate: W.Object.create,
+      defineProperty: W.Object.defineProperty,
+      hasOwn: uncurry(W.Object.prototype.hasOwnProperty),
+      isArray: W.Array.isArray,
+      jsonParse: W.JSON.parse,
+      jsonStringify: W.JSON.stringify,
+      mathMax: W.Math.max, mathMin: W.Math.min, mathRound: W.Math.round, mathAbs: W.Math.abs,
+      mathSqrt: W.Math.sqrt, mathFloor: W.Math.floor,
+      numIsFinite: W.Number.isFinite, numIsInteger: W.Number.isInteger,
+      toStr: W.String,
+      toLower: uncurry(W.String.prototype.toLowerCase),
+      toUpper: uncurry(W.String.prototype.toUpperCase),
+      strTrim: uncurry(W.String.prototype.trim),
+      strIndexOf: uncurry(W.String.prototype.indexOf),
+      strSlice: uncurry(W.String.prototype.slice),
+      strReplace: uncurry(W.String.prototype.replace),
+      strSplit: uncurry(W.String.prototype.split),
+      charCodeAt: uncurry(W.String.prototype.charCodeAt),
+      reTest: uncurry(W.RegExp.prototype.test),
+      reExec: uncurry(W.RegExp.prototype.exec),
+      dateToIso: uncurry(W.Date.prototype.toISOString),
+      Map: W.Map, mapGet: method(W.Map.prototype, 'get'), mapSet: method(W.Map.prototype, 'set'),
+      mapHas: method(W.Map.prototype, 'has'),
+      Set: W.Set, setAdd: method(W.Set.prototype, 'add'), setHas: method(W.Set.prototype, 'has'),
+      setSize: getter(W.Set.prototype, 'size'),
+      WeakMap: W.WeakMap, wmGet: method(W.WeakMap.prototype, 'get'),
+      wmSet: method(W.WeakMap.prototype, 'set'),
+      Promise: W.Promise,
+      MainFunction: G.Function,
+      cssEscape: W.CSS && W.CSS.escape ? W.CSS.escape : null,
+      now: W.performance && W.performance.now ? bindTo(W.performance.now, G.performance) : W.Date.now,
+      setTimeout: bindTo(W.setTimeout, G),
+      clearTimeout: bindTo(W.clearTimeout, G),
+      requestAnimationFrame: bindTo(W.requestAnimationFrame, G),
+      getComputedStyle: uncurry(W.getComputedStyle),
+      MutationObserver: W.MutationObserver,
+      moObserve: method(MO, 'observe'), moDisconnect: method(MO, 'disconnect'),
+      moTakeRecords: method(MO, 'takeRecords'),
+      // Document / ShadowRoot / DocumentFragment
+      docQsa: method(D, 'querySelectorAll'),
+      docElementFromPoint: method(D, 'elementFromPoint'),
+      docExecCommand: method(D, 'execCommand'), docCreateRange: method(D, 'createRange'),
+      docCreateTreeWalker: method(D, 'createTreeWalker'),
+      docActiveElement: getter(D, 'activeElement'), docBody: getter(D, 'body'),
+      docElement: getter(D, 'documentElement'), docView: getter(D, 'defaultView'),
+      docReadyState: getter(D, 'readyState'), docTitle: getter(D, 'title'),
+      docUrl: getter(D, 'URL'), docScrollingElement: getter(D, 'scrollingElement'),
+      fragQsa: method(DF, 'querySelectorAll'),
+      srHost: getter(SR, 'host'), srElementFromPoint: method(SR, 'elementFromPoint'),
+      srActiveElement: getter(SR, 'activeElement'),
+      // Node / Element
+      nodeType: getter(N, 'nodeType'), parentNode: getter(N, 'parentNode'),
+      ownerDocument: getter(N, 'ownerDocument'), isConnected: getter(N, 'isConnected'),
+      getRootNode: method(N, 'getRootNode'),
+      firstChild: getter(N, 'firstChild'), nextSibling: getter(N, 'nextSibling'),
+      textContent: getter(N, 'textContent'),
+      nodeValue: getter(N, 'nodeValue'),
+      localName: getter(E, 'localName'), elId: getter(E, 'id'),
+      shadowRoot: getter(E, 'shadowRoot'), parentElement: getter(N, 'parentElement'),
+      children: getter(E, 'children'),
+      getAttribute: method(E, 'getAttribute'), hasAttribute: method(E, 'hasAttribute'),
+      elQsa: method(E, 'querySelectorAll'), elQs: method(E, 'querySelector'),
+      matches: method(E, 'matches'),
+      checkVisibility: method(E, 'checkVisibility'),
+      getRect: method(E, 'getBoundingClientRect'), getClientRects: method(E, 'getClientRects'),
+      scrollIntoView: method(E, 'scrollIntoView'), scrollBy: method(E, 'scrollBy'),
+      scrollTo: method(E, 'scrollTo'),
+      scrollTop: getter(E, 'scrollTop'), scrollLeft: getter(E, 'scrollLeft'),
+      scrollWidth: getter(E, 'scrollWidth'), scrollHeight: getter(E, 'scrollHeight'),
+      clientWidth: getter(E, 'clientWidth'), clientHeight: getter(E, 'clientHeight'),
+      clientLeft: getter(E, 'clientLeft'), clientTop: getter(E, 'clientTop'),
+      // HTMLElement
+      innerText: getter(H, 'innerText'), focus: method(H, 'focus'), blur: method(H, 'blur'),
+      isContentEditable: getter(H, 'isContentEditable'),
+      // Form controls
+      inputValue: getter(I, 'value'), setInputValue: setter(I, 'value'),
+      inputChecked: getter(I, 'checked'), setInputChecked: setter(I, 'checked'),
+      setSelectionRange: method(I, 'setSelectionRange'),
+      textareaValue: getter(T, 'value'), setTextareaValue: setter(T, 'value'),
+      textareaSetSelectionRange: method(T, 'setSelectionRange'),
+      selectValue: getter(S, 'value'), selectOptions: getter(S, 'options'),
+      selectSelectedIndex: getter(S, 'selectedIndex'),
+      setSelectSelectedIndex: setter(S, 'selectedIndex'), selectMultiple: getter(S, 'multiple'),
+      optionSelected: getter(O, 'selected'), setOptionSelected: setter(O, 'selected'),
+      optionText: getter(O, 'text'), optionValue: getter(O, 'value'),
+      optionDisabled: getter(O, 'disabled'),
+      formRequestSubmit: method(F, 'requestSubmit'), formSubmit: method(F, 'submit'),
+      formCheckValidity: method(F, 'checkValidity'), formElements: getter(F, 'elements'),
+      iframeContentDocument: getter(IF, 'contentDocument'),
+      // Events
+      addListener: method(ET, 'addEventListener'), removeListener: method(ET, 'removeEventListener'),
+      dispatchEvent: method(ET, 'dispatchEvent'),
+      eventDefaultPrevented: getter(W.Event.prototype, 'defaultPrevented'),
+      // Selection
+      getSelection: W.getSelection ? uncurry(W.getSelection) : null,
+      selRemoveAll: method(W.Selection && W.Selection.prototype, 'removeAllRanges'),
+      selAddRange: method(W.Selection && W.Selection.prototype, 'addRange'),
+      rangeSelectContents: method(W.Range.prototype, 'selectNodeContents'),
+      rangeCollapse: method(W.Range.prototype, 'collapse'),
+      // Window metrics
+      innerWidth: getter(W, 'innerWidth'), innerHeight: getter(W, 'innerHeight'),
+      scrollX: getter(W, 'scrollX'), scrollY: getter(W, 'scrollY'),
+      windowScrollBy: method(W, 'scrollBy'),
+      location: (win) => win.location,
+    };
+  }
+
+  const {
+    apply, objectKeys, objectCreate, defineProperty, hasOwn, isArray, jsonParse, jsonStringify,
+    mathMax, mathMin, mathRound, mathAbs, mathSqrt, mathFloor, numIsFinite, numIsInteger, toStr,
+    toLower, toUpper, charCodeAt, strTrim, strIndexOf, strSlice, strReplace, strSplit, reTest, 
+    dateToIso, mapGet, mapSet, mapHas, setAdd, setHas, wmGet, wmSet, MainFunction, now,
+    getComputedStyle, moObserve, moDisconnect, moTakeRecords,
+    docQsa, docElementFromPoint, docExecCommand, docCreateRange, docCreateTreeWalker,
+    docActiveElement, docBody, docElement, docView, docReadyState, docTitle, docUrl,
+    docScrollingElement, fragQsa, srHost, srElementFromPoint, srActiveElement,
+    nodeType, parentNode, ownerDocument, isConnected, getRootNode, firstChild,
+    nextSibling, textContent, nodeValue, localName, elId, shadowRoot,
+    parentElement, children, getAttribute,
+    hasAttribute, elQsa, matches, checkVisibility, getRect, getClientRects, scrollIntoView, scrollBy,
+    scrollTop, scrollLeft, scrollWidth, scrollHeight, clientWidth, clientHeight, clientLeft,
+    clientTop, innerText, focus, blur, isContentEditable, 
+    inputValue, setInputValue, inputChecked, 
+    setSelectionRange, textareaValue, setTextareaValue, 
+    textareaSetSelectionRange, selectValue, selectOptions, selectSelectedIndex,
+    setSelectSelectedIndex, selectMultiple, optionSelected, setOptionSelected, optionText,
+    optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
+    iframeContentDocument, addListener, removeListener, dispatchEvent, eventDefaultPrevented,
+    selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse,
+    innerWidth, innerHeight, scrollX, scrollY, windowScrollBy, 
+  } = B;
+
+  const TOP_WINDOW = G;
+  const TOP_DOC = G.document;
+
+  // ===============================================================================================
+  // 2. Small utilities: arrays without Array.prototype, strings, JSON output, parameters, errors.
+  // ===============================================================================================
+
+  function push(arr, v) { arr[arr.length] = v; return arr; }
+
+  function each(list, fn) {
+    const n = list ? list.length : 0;
+    for (let i = 0; i < n; i++) fn(list[i], i);
+  }
+
+  function filter(list, fn) {
+    const out = [];
+    each(list, (v, i) => { if (fn(v, i)) push(out, v); });
+    return out;
+  }
+
+  function map(list, fn) {
+    const out = [];
+    each(list, (v, i) => push(out, fn(v, i)));
+    return out;
+  }
+
+  function find(list, fn) {
+    const n = list ? list.length : 0;
+    for (let i = 0; i < n; i++) if (fn(list[i], i)) return list[i];
+    return null;
+  }
+
+  function indexOf(list, v) {
+    const n = list ? list.length : 0;
+    for (let i = 0; i < n; i++) if (list[i] === v) return i;
+    return -1;
+  }
+
+  function includes(list, v) { return indexOf(list, v) !== -1; }
+
+  function join(list, sep) {
+    let s = '';
+    each(list, (v, i) => { s += (i ? sep : '') + v; });
+    return s;
+  }
+
+  /** Insertion sort by key: stable, array-prototype free; lists here are at most a few thousand. */
+  function sortBy(list, keyFn) {
+    const out = map(list, (v) => ({ v, k: keyFn(v) }));
+    for (let i = 1; i < out.length; i++) {
+      const cur = out[i];
+      let j = i - 1;
+      while (j >= 0 && out[j].k > cur.k) { out[j + 1] = out[j]; j--; }
+      out[j + 1] = cur;
+    }
+    return map(out, (x) => x.v);
+  }
+
+  function str(v) { return v === null || v === undefined ? '' : toStr(v); }
+
+  /** Collapses whitespace runs to one space and trims. */
+  function collapse(s) { return strTrim(strReplace(str(s), /[\s\u00a0\u200b]+/g, ' ')); }
+
+  function truncate(s, max) {
+    return s.length > max ? strSlice(s, 0, max - 1) + '\u2026' : s;
+  }
+
+  function lc(s) { return toLower(str(s)); }
+
+  function contains_(hay, needle) { return strIndexOf(hay, needle) !== -1; }
+
+  function param(cmd, name, dflt) {
+    if (!cmd || !hasOwn(cmd, name)) return dflt;
+    const v = cmd[name];
+    return v === null || v === undefined ? dflt : v;
+  }
+
+  const ERROR_TAG = objectCreate(null);
+
+  /** An expected failure: becomes {"ok":false,"code":code,"error":message}. */
+  function fail(code, message) { return { tag: ERROR_TAG, code, message }; }
+
+  /** Serializes plain data (objects, arrays, strings, numbers, booleans, null) to JSON text. */
+  function toJson(v) {
+    if (v === null || v === undefined) return 'null';
+    const t = typeof v;
+    if (t === 'string') return jsonStringify(v);
+    if (t === 'number') return numIsFinite(v) ? '' + v : 'null';
+    if (t === 'boolean') return v ? 'true' : 'false';
+    if (t !== 'object') return 'null';
+    if (isArray(v)) return '[' + join(map(v, toJson), ',') + ']';
+    let s = '';
+    each(objectKeys(v), (k) => {
+      const x = v[k];
+      if (x === undefined || typeof x === 'function') return;
+      s += (s ? ',' : '') + jsonStringify(k) + ':' + toJson(x);
+    });
+    return '{' + s + '}';
+  }
+
+  function errorText(e) {
+    try {
+      if (e && typeof e === 'object' && 'message' in e) {
+        const name = str(e.name);
+        return (name && name !== 'Error' ? name + ': ' : '') + str(e.message);
+      }
+      return str(e);
+    } catch (ignored) {
+      return 'unknown error';
+    }
+  }
+
+  function round(n) { return mathRound(n); }
+
+  function clamp(n, lo, hi) { return mathMax(lo, mathMin(hi, n)); }
+
+  function rectJson(r) {
+    return { x: round(r.x), y: round(r.y), width: round(r.width), height: round(r.height) };
+  }
+
+  // ===============================================================================================
+  // 3. DOM access: roots, composed tree, styles, geometry, frames.
+  // ===============================================================================================
+  const ELEMENT_NODE = 1;
+  const DOCUMENT_NODE = 9;
+  const FRAGMENT_NODE = 11;
+
+  function tagOf(el) { return toLower(str(localName(el))); }
+
+  function attr(el, name) {
+    const v = getAttribute(el, name);
+    return v === null ? '' : v;
+  }
+
+  function isShadowRoot(node) {
+    return node && nodeType(node) === FRAGMENT_NODE && !!srHost(node);
+  }
+
+  /** Parent in the composed tree: crosses shadow roots (not frames). */
+  function composedParent(el) {
+    const p = parentNode(el);
+    if (!p) return null;
+    if (nodeType(p) === ELEMENT_NODE) return p;
+    if (isShadowRoot(p)) return srHost(p);
+    return null;
+  }
+
+  /** True when `inner` is `outer` or inside it, crossing shadow roots. */
+  function composedContains(outer, inner) {
+    for (let n = inner; n; n = composedParent(n)) if (n === outer) return true;
+    return false;
+  }
+
+  function queryAll(root, selector) {
+    return nodeType(root) === DOCUMENT_NODE ? docQsa(root, selector)
+        : nodeType(root) === ELEMENT_NODE ? elQsa(root, selector) : fragQsa(root, selector);
+  }
+
+  function windowOf(el) {
+    const doc = nodeType(el) === DOCUMENT_NODE ? el : ownerDocument(el);
+    return (doc && docView(doc)) || TOP_WINDOW;
+  }
+
+  function styleOf(el) {
+    try {
+      return getComputedStyle(windowOf(el), el);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function viewportSize(doc) {
+    const win = docView(doc) || TOP_WINDOW;
+    const root = docElement(doc);
+    return {
+      width: (root && clientWidth(root)) || innerWidth(win),
+      height: (root && clientHeight(root)) || innerHeight(win),
+    };
+  }
+
+  function pageScroll(doc) {
+    const win = docView(doc) || TOP_WINDOW;
+    const se = docScrollingElement(doc) || docElement(doc);
+    const vp = viewportSize(doc);
+    return {
+      x: round(scrollX(win)), y: round(scrollY(win)),
+      max_x: mathMax(0, round(scrollWidth(se) - vp.width)),
+      max_y: mathMax(0, round(scrollHeight(se) - vp.height)),
+    };
+  }
+
+  /** Where an iframe's content box starts, in the coordinates of the iframe's own document. */
+  function frameContentOrigin(iframe) {
+    const r = getRect(iframe);
+    const st = styleOf(iframe);
+    const padL = st ? parseFloatSafe(st.paddingLeft) : 0;
+    const padT = st ? parseFloatSafe(st.paddingTop) : 0;
+    return { x: r.left + clientLeft(iframe) + padL, y: r.top + clientTop(iframe) + padT };
+  }
+
+  function parseFloatSafe(s) {
+    const n = +strReplace(str(s), /px$/, '');
+    return numIsFinite(n) ? n : 0;
+  }
+
+  /** Frame context for a document reached through `chain` (outermost iframe first). */
+  function frameOffset(chain) {
+    let x = 0;
+    let y = 0;
+    each(chain, (iframe) => {
+      const o = frameContentOrigin(iframe);
+      x += o.x;
+      y += o.y;
+    });
+    return { x, y };
+  }
+
+  /** Bounding rect of `el` in top-level viewport coordinates. */
+  function topRect(el, chain) {
+    const r = getRect(el);
+    const off = frameOffset(chain);
+    return { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
+  }
+
+  // ===============================================================================================
+  // 4. Selectors and XPath. Notation: "A >>> B" means "B inside the shadow root of, or inside the
+  //    document of the iframe matched by, A". Every selector the scanner emits resolves from the top
+  //    document with resolveAll(); plain CSS selectors work as usual.
+  // ===============================================================================================
+  const PIERCE = ' >>> ';
+
+  function cssEscape(s) {
+    if (B.cssEscape) return B.cssEscape(s);
+    return strReplace(s, /[^a-zA-Z0-9_\u00a0-\uffff-]/g, (c) => '\\' + c);
+  }
+
+  function cssString(s) {
+    return '"' + strReplace(strReplace(s, /["\\]/g, '\\$&'), /\n/g, '\\a ') + '"';
+  }
+
+  /** Ids that are random or framework-generated make poor selectors and keys. */
+  function looksGenerated(id) {
+    return reTest(/\d{4,}|^[:_]?r[0-9a-z]+:?$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui)[-_]/i, id);
+  }
+
+  function isUnique(root, selector, el) {
+    try {
+      const list = queryAll(root, selector);
+      return list.length === 1 && list[0] === el;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /** Short CSS selector for `el` that is unique within its own root (document or shadow root). */
+  function localSelector(el, root) {
+    const tag = tagOf(el);
+    const id = elId(el);
+    if (id && !looksGenerated(id)) {
+      const s = '#' + cssEscape(id);
+      if (isUnique(root, s, el)) return s;
+    }
+    const attrs = ['data-testid', 'data-test', 'data-qa', 'data-cy', 'name', 'aria-label', 'role',
+      'action', 'placeholder', 'title'];
+    for (let i = 0; i < attrs.length; i++) {
+      const v = attr(el, attrs[i]);
+      if (!v || v.length > 60) continue;
+      const s = tag + '[' + attrs[i] + '=' + cssString(v) + ']';
+      if (isUnique(root, s, el)) return s;
+    }
+    if (tag === 'a') {
+      const href = attr(el, 'href');
+      if (href && href.length <= 80) {
+        const s = 'a[href=' + cssString(href) + ']';
+        if (isUnique(root, s, el)) return s;
+      }
+    }
+    return pathSelector(el, root);
+  }
+
+  /** `#anchor > div:nth-of-type(2) > a` from the nearest uniquely identified ancestor. */
+  function pathSelector(el, root) {
+    const steps = [];
+    let node = el;
+    while (node && nodeType(node) === ELEMENT_NODE) {
+      const id = elId(node);
+      if (node !== el && id && !looksGenerated(id) && isUnique(root, '#' + cssEscape(id), node)) {
+        push(steps, '#' + cssEscape(id));
+        break;
+      }
+      push(steps, tagOf(node) + nthOfType(node));
+      const p = parentNode(node);
+      if (!p || nodeType(p) !== ELEMENT_NODE) break;
+      node = p;
+    }
+    let s = '';
+    for (let i = steps.length - 1; i >= 0; i--) s += (s ? ' > ' : '') + steps[i];
+    if (!isUnique(root, s, el) && nodeType(parentNode(node) || el) !== ELEMENT_NODE &&
+        tagOf(node) !== 'html') {
+      s = ':scope > ' + s; // direct child of a shadow root
+    }
+    return s;
+  }
+
+  function nthOfType(el) {
+    const pos = siblingPosition(el);
+    return pos.count > 1 ? ':nth-of-type(' + pos.index + ')' : '';
+  }
+
+  let siblingCache = null; // Map parent -> Map child -> {index, count}; lives for one command
+
+  /** 1-based index of `el` among same-tag siblings, and their count (cached per parent). */
+  function siblingPosition(el) {
+    const p = parentNode(el);
+    if (!p) return { index: 1, count: 1 };
+    if (!siblingCache) siblingCache = new B.Map();
+    let positions = mapGet(siblingCache, p);
+    if (!positions) {
+      positions = new B.Map();
+      const counts = objectCreate(null);
+      const order = [];
+      for (let c = firstChild(p); c; c = nextSibling(c)) {
+        if (nodeType(c) !== ELEMENT_NODE) continue;
+        const tag = localName(c);
+        counts[tag] = (counts[tag] || 0) + 1;
+        push(order, { c, tag, index: counts[tag] });
+      }
+      each(order, (o) => mapSet(positions, o.c, { index: o.index, count: counts[o.tag] }));
+      mapSet(siblingCache, p, positions);
+    }
+    return mapGet(positions, el) || { index: 1, count: 1 };
+  }
+
+
+  /** Full selector from the top document, piercing shadow roots and same-origin iframes. */
+  function fullSelector(el, chain) {
+    const root = getRootNode(el);
+    const local = localSelector(el, root);
+    if (isShadowRoot(root)) return fullSelector(srHost(root), chain) + PIERCE + local;
+    if (chain && chain.length) {
+      return fullSelector(chain[chain.length - 1], sliceArr(chain, 0, chain.length - 1)) +
+          PIERCE + local;
+    }
+    return local;
+  }
+
+  function sliceArr(arr, from, to) {
+    const out = [];
+    for (let i = from; i < to; i++) push(out, arr[i]);
+    return out;
+  }
+
+  /** XPath within the element's own tree; shadow/frame boundaries use the ">>>" notation. */
+  function xpathOf(el, chain) {
+    const steps = [];
+    let node = el;
+    while (node && nodeType(node) === ELEMENT_NODE) {
+      const tag = localName(node);
+      const p = parentNode(node);
+      const pos = siblingPosition(node);
+      const name = node.namespaceURI === 'http://www.w3.org/1999/xhtml' ? tag
+          : "*[local-name()='" + tag + "']";
+      push(steps, name + (pos.count > 1 ? '[' + pos.index + ']' : ''));
+      node = p && nodeType(p) === ELEMENT_NODE ? p : null;
+      if (!node && p && isShadowRoot(p)) {
+        let s = '';
+        for (let i = steps.length - 1; i >= 0; i--) s += '/' + steps[i];
+        return xpathOf(srHost(p), chain) + PIERCE + s;
+      }
+    }
+    let s = '';
+    for (let i = steps.length - 1; i >= 0; i--) s += '/' + steps[i];
+    if (chain && chain.length) {
+      return xpathOf(chain[chain.length - 1], sliceArr(chain, 0, chain.length - 1)) + PIERCE + s;
+    }
+    return s;
+  }
+
+  /** Splits "A >>> B" into parts; throws SELECTOR_INVALID on empty parts. */
+  function selectorParts(selector) {
+    if (typeof selector !== 'string' || !strTrim(selector)) {
+      throw fail('SELECTOR_INVALID', 'selector must be a non-empty CSS selector string');
+    }
+    const parts = map(strSplit(selector, '>>>'), (p) => strTrim(p));
+    each(parts, (p) => {
+      if (!p) throw fail('SELECTOR_INVALID', 'invalid selector "' + selector + '": empty part around ">>>"');
+    });
+    return parts;
+  }
+
+  /** All elements matching `selector` (with the ">>>" notation) from `scope` (default: top doc). */
+  function resolveAll(selector, scope) {
+    const parts = selectorParts(selector);
+    let roots = [scope || TOP_DOC];
+    let found = [];
+    each(parts, (part, i) => {
+      found = [];
+      each(roots, (root) => {
+        let list;
+        try {
+          list = queryAll(root, part);
+        } catch (e) {
+          throw fail('SELECTOR_INVALID', 'invalid CSS selector "' + part + '" in "' + selector +
+              '": ' + errorText(e) + '. Fix the selector syntax.');
+        }
+        each(list, (el) => push(found, el));
+      });
+      if (i < parts.length - 1) roots = innerRoots(found);
+    });
+    return found;
+  }
+
+  /** Shadow roots and same-origin iframe documents directly below `elements`. */
+  function innerRoots(elements) {
+    const roots = [];
+    each(elements, (el) => {
+      const sr = shadowRoot(el);
+      if (sr) push(roots, sr);
+      else if (tagOf(el) === 'iframe' || tagOf(el) === 'frame') {
+        const doc = safeContentDocument(el);
+        if (doc) push(roots, doc);
+      }
+    });
+    return roots;
+  }
+
+  function safeContentDocument(iframe) {
+    try {
+      return iframeContentDocument(iframe) || null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** Iframe chain (outermost first) from the top document to the document holding `el`. */
+  function frameChainOf(el) {
+    const chain = [];
+    let doc = ownerDocument(el);
+    while (doc && doc !== TOP_DOC) {
+      const win = docView(doc);
+      let frame = null;
+      try {
+        frame = win && win.frameElement;
+      } catch (e) {
+        frame = null;
+      }
+      if (!frame) break;
+      chain[chain.length] = frame;
+      doc = ownerDocument(frame);
+    }
+    const out = [];
+    for (let i = chain.length - 1; i >= 0; i--) push(out, chain[i]);
+    return out;
+  }
+
+  /** Short human description for messages: `div.cookie-overlay "We use cookies"`. */
+  function describe(el) {
+    if (!el) return 'nothing';
+    let s = tagOf(el);
+    const id = elId(el);
+    if (id) s += '#' + id;
+    else {
+      const cls = strTrim(collapse(attr(el, 'class')));
+      if (cls) s += '.' + join(sliceArr(strSplit(cls, ' '), 0, 2), '.');
+    }
+    const text = truncate(collapse(safeInnerText(el)), 40);
+    return text ? s + ' "' + text + '"' : s;
+  }
+
+  function safeInnerText(el) {
+    try {
+      const t = innerText(el);
+      return t === undefined ? textContent(el) : t;
+    } catch (e) {
+      return str(textContent(el));
+    }
+  }
+
+  // ===============================================================================================
+  // 5. Visibility (spec §4: display, visibility, opacity, size, overflow clipping, clip, off-screen).
+  //    Ancestor facts are cached per scan in a Map so a 10,000-element page stays linear.
+  // ===============================================================================================
+  const INFINITE_BOX = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
+
+  function newVisibilityCache() { return new B.Map(); }
+
+  const NO_FACTS = { hidden: '', clip: INFINITE_BOX, view: INFINITE_BOX };
+
+  /**
+   * What an ancestor does to its subtree: `hidden` (a reason) when it hides it, `clip` the box that
+   * overflow:hidden/clip ancestors cut it to (unreachable beyond), `view` the box actually shown by
+   * all clipping and scrolling ancestors (content outside it can be scrolled to).
+   */
+  function ancestorFacts(el, cache) {
+    if (mapHas(cache, el)) return mapGet(cache, el);
+    const parent = composedParent(el);
+    const up = parent ? ancestorFacts(parent, cache) : NO_FACTS;
+    let facts = up;
+    const st = styleOf(el);
+    if (st) {
+      const hidden = up.hidden || ownHidingReason(st);
+      let clip = st.position === 'fixed' ? INFINITE_BOX : up.clip;
+      let view = st.position === 'fixed' ? INFINITE_BOX : up.view;
+      const tag = tagOf(el);
+      if (tag !== 'html' && tag !== 'body' && clipsOverflow(st)) {
+        const box = boxOf(getRect(el));
+        view = intersect(view, box);
+        clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
+      }
+      if (hidden !== up.hidden || clip !== up.clip || view !== up.view) facts = { hidden, clip, view };
+    }
+    mapSet(cache, el, facts);
+    return facts;
+  }
+
+  function isScrollable(st) {
+    const scrolls = (v) => v === 'auto' || v === 'scroll' || v === 'overlay';
+    return scrolls(st.overflowX) || scrolls(st.overflowY);
+  }
+
+  /** The whole scrollable area of a scroll container, in viewport coordinates. */
+  function scrollExtent(el, box) {
+    const left = box.left + clientLeft(el) - scrollLeft(el);
+    const top = box.top + clientTop(el) - scrollTop(el);
+    return { left, top, right: left + scrollWidth(el), bottom: top + scrollHeight(el) };
+  }
+
+  function ownHidingReason(st) {
+    if (st.display === 'none') return 'display:none';
+    if (+st.opacity === 0) return 'opacity:0';
+    if (isClippedAway(st)) return 'clipped by clip/clip-path';
+    return '';
+  }
+
+  function clipsOverflow(st) {
+    const ox = st.overflowX;
+    const oy = st.overflowY;
+    return (ox && ox !== 'visible') || (oy && oy !== 'visible');
+  }
+
+  function isClippedAway(st) {
+    const clip = str(st.clip);
+    const cp = str(st.clipPath);
+    if (clip === 'auto' && cp === 'none') return false;
+    if (reTest(/^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$/, clip)) return true;
+    return reTest(/^inset\(\s*(50%|100%)/, cp) || reTest(/^circle\(\s*0(px|%)?\s/, cp + ' ');
+  }
+
+  function boxOf(r) {
+    return { left: r.left, top: r.top, right: r.left + r.width, bottom: r.top + r.height };
+  }
+
+  function intersect(a, b) {
+    return {
+      left: mathMax(a.left, b.left), top: mathMax(a.top, b.top),
+      right: mathMin(a.right, b.right), bottom: mathMin(a.bottom, b.bottom),
+    };
+  }
+
+  function isSameBox(a, b) {
+    return a.left === b.left && a.top === b.top && a.right === b.right && a.bottom === b.bottom;
+  }
+
+  function isEmptyBox(b) { return b.right - b.left <= 0 || b.bottom - b.top <= 0; }
+
+  /**
+   * Visibility of `el` in its own document: {visible, reason, rect}. `rect` is the local bounding
+   * rect (children's union for display:contents-like zero boxes).
+   */
+  function visibilityOf(el, cache) {
+    const st = styleOf(el);
+    if (!st) return { visible: false, reason: 'not rendered', rect: getRect(el) };
+    let rect = getRect(el);
+    if (st.display === 'none') return { visible: false, reason: 'display:none', rect };
+    if (st.visibility !== 'visible') return { visible: false, reason: 'visibility:' + st.visibility, rect };
+    const parent = composedParent(el);
+    const facts = parent ? ancestorFacts(parent, cache) : NO_FACTS;
+    if (facts.hidden) return { visible: false, reason: 'ancestor ' + facts.hidden, rect };
+    if (checkVisibility && !checkVisibility(el)) {
+      return { visible: false, reason: 'not rendered (closed <details> or content-visibility)', rect };
+    }
+    const own = ownHidingReason(st);
+    if (own) return { visible: false, reason: own, rect };
+    if (rect.width === 0 || rect.height === 0) rect = childrenUnion(el) || rect;
+    if (rect.width < 1 || rect.height < 1 || (rect.width <= 1 && rect.height <= 1)) {
+      return { visible: false, reason: 'zero size', rect };
+    }
+    const fixed = st.position === 'fixed';
+    const clip = fixed ? INFINITE_BOX : facts.clip;
+    if (isEmptyBox(intersect(clip, boxOf(rect)))) {
+      return { visible: false, reason: 'clipped by an overflow:hidden ancestor', rect };
+    }
+    const win = windowOf(el);
+    if (rect.left + rect.width + scrollX(win) <= 0 || rect.top + rect.height + scrollY(win) <= 0) {
+      return { visible: false, reason: 'positioned off-screen', rect };
+    }
+    return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view };
+  }
+
+  function childrenUnion(el) {
+    let box = null;
+    const kids = children(el);
+    each(kids, (c) => {
+      const r = getRect(c);
+      if (r.width <= 0 || r.height <= 0) return;
+      const b = boxOf(r);
+      box = box ? {
+        left: mathMin(box.left, b.left), top: mathMin(box.top, b.top),
+        right: mathMax(box.right, b.right), bottom: mathMax(box.bottom, b.bottom),
+      } : b;
+    });
+    return box ? { left: box.left, top: box.top, x: box.left, y: box.top,
+      width: box.right - box.left, height: box.bottom - box.top } : null;
+  }
+
+  function isVisible(el) { return visibilityOf(el, newVisibilityCache()).visible; }
+
+  // ===============================================================================================
+  // 6. Accessible text (accname-like: aria-labelledby, aria-label, labels, placeholder, title, alt,
+  //    value of input buttons, inner text), whitespace-collapsed and truncated.
+  // ===============================================================================================
+  const TEXT_MAX = 80;
+  const BUTTON_INPUTS = { submit: 1, button: 1, reset: 1, image: 1 };
+  const NON_TEXT_INPUTS = { checkbox: 1, radio: 1, submit: 1, button: 1, reset: 1, image: 1,
+    file: 1, hidden: 1, range: 1, color: 1 };
+
+  function byIdInRoot(el, id) {
+    const root = getRootNode(el);
+    try {
+      const list = queryAll(root, '#' + cssEscape(id));
+      return list.length ? list[0] : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function labelledByText(el) {
+    const ids = strTrim(attr(el, 'aria-labelledby'));
+    if (!ids) return '';
+    const parts = [];
+    each(strSplit(ids, /\s+/), (id) => {
+      const ref = byIdInRoot(el, id);
+      if (ref) push(parts, collapse(attr(ref, 'aria-label') || safeInnerText(ref) || textContent(ref)));
+    });
+    return collapse(join(parts, ' '));
+  }
+
+  /** Text of a <label> (or any box) without the text of the controls inside it. */
+  function labelText(label) { return collapse(textWithoutControls(label, 0)); }
+
+  function textWithoutControls(node, depth) {
+    let s = '';
+    for (let c = firstChild(node); c; c = nextSibling(c)) {
+      const t = nodeType(c);
+      if (t === 3) s += nodeValue(c);
+      if (t !== ELEMENT_NODE || depth > 20) continue;
+      const tag = tagOf(c);
+      if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
+      if (tag === 'img') s += ' ' + attr(c, 'alt') + ' ';
+      else if (!isRenderedBox(c)) continue;
+      else if (tag === 'br' || tag === 'p' || tag === 'div') s += ' ' + textWithoutControls(c, depth + 1) + ' ';
+      else s += textWithoutControls(c, depth + 1);
+    }
+    return s;
+  }
+
+  function isRenderedBox(el) {
+    const st = styleOf(el);
+    return !!st && st.display !== 'none' && st.visibility !== 'hidden';
+  }
+
+  function labelsOf(el) {
+    let labels = null;
+    try {
+      labels = el.labels;
+    } catch (e) {
+      labels = null;
+    }
+    if (labels && labels.length) return labels;
+    const id = elId(el);
+    if (!id) return [];
+    try {
+      return queryAll(getRootNode(el), 'label[for=' + cssString(id) + ']');
+    } catch (e) {
+      return [];
+    }
+  }
+
+  function controlLabelText(el) {
+    const parts = [];
+    each(labelsOf(el), (l) => {
+      const t = labelText(l);
+      if (t) push(parts, t);
+    });
+    return collapse(join(parts, ' '));
+  }
+
+  /** Text of the flat tree: like innerText, but slotted content counts where it is shown. */
+  function flatText(el) {
+    let slots = null;
+    try {
+      slots = tagOf(el) === 'slot' ? [el] : elQsa(el, 'slot');
+    } catch (e) {
+      slots = null;
+    }
+    if (!slots || !slots.length) return safeInnerText(el);
+    return flatTextOf(el, 0);
+  }
+
+  function flatTextOf(node, depth) {
+    if (depth > 30) return '';
+    const t = nodeType(node);
+    if (t === 3) return nodeValue(node);
+    if (t !== ELEMENT_NODE) return '';
+    const tag = tagOf(node);
+    if (tag === 'style' || tag === 'script') return '';
+    if (tag === 'slot') {
+      let assigned = [];
+      try {
+        assigned = node.assignedNodes({ flatten: true });
+      } catch (e) {
+        assigned = [];
+      }
+      if (assigned.length) return join(map(assigned, (n) => flatTextOf(n, depth + 1)), ' ');
+    }
+    let s = '';
+    for (let c = firstChild(node); c; c = nextSibling(c)) s += ' ' + flatTextOf(c, depth + 1);
+    return s;
+  }
+
+  /** Text of content: inner text, else alt of images, svg titles, aria-labels of children. */
+  function contentText(el) {
+    const t = collapse(flatText(el));
+    if (t) return t;
+    let alt = '';
+    try {
+      each(elQsa(el, 'img[alt], [aria-label], svg title, [title]'), (c) => {
+        if (alt) return;
+        alt = collapse(tagOf(c) === 'title' ? textContent(c)
+            : attr(c, 'alt') || attr(c, 'aria-label') || attr(c, 'title'));
+      });
+    } catch (e) {
+      alt = '';
+    }
+    return alt;
+  }
+
+  /** Accessible name of `el` (not truncated). */
+  function accessibleName(el, kind) {
+    const byRef = labelledByText(el);
+    if (byRef) return byRef;
+    const aria = collapse(attr(el, 'aria-label'));
+    if (aria) return aria;
+    const tag = tagOf(el);
+    if (tag === 'input') {
+      const type = lc(attr(el, 'type'));
+      if (BUTTON_INPUTS[type]) {
+        if (type === 'image') return collapse(attr(el, 'alt') || attr(el, 'value')) || 'Submit';
+        return collapse(attr(el, 'value')) ||
+            (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+      }
+    }
+    if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
+        tag === 'progress') {
+      const label = controlLabelText(el);
+      if (label) return label;
+      if (kind === 'checkbox' || kind === 'radio') {
+        const sibling = adjacentText(el);
+        if (sibling) return sibling;
+      }
+      return collapse(attr(el, 'placeholder') || attr(el, 'aria-placeholder') || attr(el, 'title'));
+    }
+    if (kind === 'generic' && (attr(el, 'contenteditable') !== '' || isEditable(el))) {
+      const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
+          attr(el, 'placeholder') || attr(el, 'title'));
+      if (ph) return ph;
+    }
+    const content = contentText(el);
+    const title = collapse(attr(el, 'title'));
+    // Symbol-only content ("⎙", "›") says less than a title; hidden elements have no innerText.
+    if (title && (!content || !reTest(/[\p{L}\p{N}]/u, content))) return title;
+    return content || collapse(textContent(el));
+  }
+
+  /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
+  function adjacentText(el) {
+    for (let n = nextSibling(el); n; n = nextSibling(n)) {
+      const t = nodeType(n) === 3 ? collapse(nodeValue(n))
+          : nodeType(n) === ELEMENT_NODE && !isFormControl(n) ? collapse(safeInnerText(n)) : null;
+      if (t === null) break;
+      if (t) return t;
+    }
+    return '';
+  }
+
+  function isFormControl(el) {
+    const tag = tagOf(el);
+    return tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button';
+  }
+
+  function isEditable(el) {
+    try {
+      return !!isContentEditable(el);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // ===============================================================================================
+  // 7. Classification (spec §4): which elements are interactive, their type, role, modifiers,
+  //    attributes and state.
+  // ===============================================================================================
+  const INTERACTIVE_ROLES = { button: 1, link: 1, checkbox: 1, radio: 1, combobox: 1, switch: 1,
+    tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, option: 1, textbox: 1,
+    searchbox: 1, slider: 1, spinbutton: 1, listbox: 1, treeitem: 1 };
+
+  function ariaRole(el) { return lc(strTrim(strSplit(attr(el, 'role'), ' ')[0] || '')); }
+
+  /** Cheap first test, run on every element of the page. */
+  function isInteractiveCandidate(el, tag) {
+    switch (tag) {
+      case 'button': case 'select': case 'textarea': case 'summary':
+        return true;
+      case 'input':
+        return lc(attr(el, 'type')) !== 'hidden';
+      case 'a':
+        return hasAttribute(el, 'href') || !!ariaRole(el) || hasAttribute(el, 'onclick') ||
+            hasAttribute(el, 'tabindex');
+      case 'label': case 'html': case 'body': case 'iframe': case 'frame':
+        return !!INTERACTIVE_ROLES[ariaRole(el)];
+      default:
+        break;
+    }
+    if (INTERACTIVE_ROLES[ariaRole(el)]) return true;
+    if (hasAttribute(el, 'onclick')) return true;
+    if (hasAttribute(el, 'contenteditable')) return isEditingHost(el);
+    return false;
+  }
+
+  function isEditingHost(el) {
+    const v = lc(attr(el, 'contenteditable'));
+    if (v === 'false') return false;
+    const p = composedParent(el);
+    return !(p && isEditable(p));
+  }
+
+  /** Type per spec §4.1. */
+  function typeOf(el, tag) {
+    const role = ariaRole(el);
+    if (tag === 'input') {
+      const t = lc(attr(el, 'type'));
+      if (t === 'checkbox') return 'checkbox';
+      if (t === 'radio') return 'radio';
+      if (BUTTON_INPUTS[t]) return 'button';
+      return 'input';
+    }
+    if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
+    if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
+    if (tag === 'select') return 'select';
+    if (tag === 'textarea') return 'textarea';
+    switch (role) {
+      case 'button': case 'menuitem': return 'button';
+      case 'link': return 'link';
+      case 'checkbox': case 'switch': case 'menuitemcheckbox': return 'checkbox';
+      case 'radio': case 'menuitemradio': return 'radio';
+      case 'textbox': case 'searchbox':
+        return attr(el, 'aria-multiline') === 'true' ? 'textarea' : 'input';
+      case 'combobox': case 'listbox': return 'select';
+      default: return 'generic';
+    }
+  }
+
+  const RE = {
+    email: /e-?mail/i,
+    username: /user ?name|user[_-]?id|\blogin\b|\buser\b|account name/i,
+    search: /search|\bquery\b|\bfind\b|\bsuche\b|\brecherche\b|\bbuscar\b/i,
+    tel: /phone|\btel\b|mobile|telephone/i,
+    url: /website|\burl\b|homepage|web site/i,
+    submitText: /^(sign ?in|log ?in|login|submit|continue|next|search|go|send|register|sign ?up|create account|save|subscribe|apply|confirm|ok|done|place order|checkout|pay)\b/i,
+    primaryClass: /(^|[\s_-])(primary|cta|btn-main|button--main|is-primary|main-action)([\s_-]|$)/i,
+  };
+
+  /** Role per spec §4.2 from type, autocomplete, label/placeholder/name and context. */
+  function roleOf(el, tag, type, name) {
+    const t = lc(attr(el, 'type'));
+    const ac = lc(attr(el, 'autocomplete'));
+    if (type === 'input' || type === 'textarea') {
+      if (t === 'password' || contains_(ac, 'password')) return 'password';
+      if (t === 'email' || ac === 'email') return 'email';
+      if (t === 'search' || ariaRole(el) === 'searchbox') return 'search';
+      if (t === 'tel' || contains_(ac, 'tel')) return 'tel';
+      if (t === 'url' || ac === 'url') return 'url';
+      if (ac === 'username') return 'username';
+      const signals = name + ' ' + attr(el, 'placeholder') + ' ' + attr(el, 'name') + ' ' + elId(el);
+      if (reTest(RE.email, signals)) return 'email';
+      if (reTest(RE.username, signals)) return 'username';
+      if (reTest(RE.search, signals) || attr(el, 'name') === 'q' || inSearchLandmark(el)) {
+        return 'search';
+      }
+      if (reTest(RE.tel, signals)) return 'tel';
+      if (reTest(RE.url, signals)) return 'url';
+      return 'generic';
+    }
+    if (type === 'button') {
+      if (isSubmitButton(el, tag, name)) return 'submit';
+      if (isPrimaryStyled(el)) return 'primary';
+      return 'generic';
+    }
+    if (type === 'link' && isPrimaryStyled(el)) return 'primary';
+    return 'generic';
+  }
+
+  function inSearchLandmark(el) {
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      if (ariaRole(n) === 'search' || tagOf(n) === 'search') return true;
+      if (tagOf(n) === 'form') return reTest(/search/i, attr(n, 'action') + ' ' + attr(n, 'class') + ' ' + elId(n));
+    }
+    return false;
+  }
+
+  function formOf(el) {
+    try {
+      const f = el.form;
+      if (f && nodeType(f) === ELEMENT_NODE) return f;
+    } catch (e) {
+      // fall through
+    }
+    for (let n = composedParent(el); n; n = composedParent(n)) if (tagOf(n) === 'form') return n;
+    return null;
+  }
+
+  function isSubmitButton(el, tag, name) {
+    const t = lc(attr(el, 'type'));
+    if (tag === 'input') return t === 'submit' || t === 'image';
+    if (tag === 'button') {
+      if (t === 'submit' || (!t && formOf(el))) return !!formOf(el) || reTest(RE.submitText, name);
+      if (t === 'reset') return false;
+    }
+    // Custom buttons and <button type=button>: submit-like text only (forms without <form>).
+    return reTest(RE.submitText, name) && !!nearbyTextField(el);
+  }
+
+  /** A text field in the same form or in one of the 4 closest ancestors (formless forms). */
+  function nearbyTextField(el) {
+    const form = formOf(el);
+    let scope = form;
+    if (!scope) {
+      scope = el;
+      for (let i = 0; i < 4; i++) {
+        const up = composedParent(scope);
+        if (!up || tagOf(up) === 'body' || tagOf(up) === 'html') break;
+        scope = up;
+      }
+    }
+    try {
+      const list = elQsa(scope, 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), textarea');
+      return list.length ? list[0] : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function isPrimaryStyled(el) {
+    return reTest(RE.primaryClass, attr(el, 'class'));
+  }
+
+  function isDisabled(el) {
+    if (attr(el, 'aria-disabled') === 'true') return true;
+    try {
+      if (matches(el, ':disabled')) return true;
+    } catch (e) {
+      return hasAttribute(el, 'disabled');
+    }
+    return false;
+  }
+
+  function isReadonly(el) {
+    return hasAttribute(el, 'readonly') || attr(el, 'aria-readonly') === 'true';
+  }
+
+  function isRequired(el) {
+    return hasAttribute(el, 'required') || attr(el, 'aria-required') === 'true';
+  }
+
+  /** Checked state for native and ARIA checkables; null for elements that cannot be checked. */
+  function checkedState(el, tag, type) {
+    if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return !!inputChecked(el);
+    if (type === 'checkbox' || type === 'radio') {
+      const v = attr(el, 'aria-checked') || attr(el, 'aria-pressed');
+      return v === 'true' || v === 'mixed';
+    }
+    return null;
+  }
+
+  /** The element that has focus, through shadow roots and same-origin iframes. */
+  function deepActiveElement(doc) {
+    let a = docActiveElement(doc || TOP_DOC);
+    for (;;) {
+      if (!a) return null;
+      const sr = shadowRoot(a);
+      if (sr && srActiveElement(sr)) {
+        a = srActiveElement(sr);
+        continue;
+      }
+      const tag = tagOf(a);
+      if (tag === 'iframe' || tag === 'frame') {
+        const inner = safeContentDocument(a);
+        const innerActive = inner && docActiveElement(inner);
+        if (innerActive && innerActive !== docBody(inner)) {
+          a = innerActive;
+          continue;
+        }
+      }
+      return a;
+    }
+  }
+
+  const MASK = '\u2022\u2022\u2022\u2022\u2022\u2022\u2022\u2022';
+
+  function isPasswordField(el) {
+    return tagOf(el) === 'input' && lc(attr(el, 'type')) === 'password';
+  }
+
+  function maskIfPassword(el, value) {
+    return isPasswordField(el) && value ? MASK : value;
+  }
+
+  /** Raw current value of a value-bearing element, or null. */
+  function rawValue(el, tag, type) {
+    if (tag === 'input' && type !== 'button' && type !== 'checkbox' && type !== 'radio') {
+      return str(inputValue(el));
+    }
+    if (tag === 'textarea') return str(textareaValue(el));
+    if (tag === 'select') return str(selectValue(el));
+    if (type === 'generic' && isEditable(el)) return collapse(safeInnerText(el));
+    if (type === 'input' || type === 'textarea') return collapse(safeInnerText(el));
+    return null;
+  }
+
+  const RELEVANT_ATTRIBUTES = ['id', 'name', 'type', 'placeholder', 'href', 'aria-label', 'role',
+    'autocomplete', 'title', 'alt', 'for', 'maxlength', 'minlength', 'pattern', 'min', 'max',
+    'inputmode', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'data-testid', 'target'];
+
+  function relevantAttributes(el, tag, type) {
+    const out = {};
+    each(RELEVANT_ATTRIBUTES, (name) => {
+      const v = attr(el, name);
+      if (v !== '') out[name] = truncate(v, 200);
+    });
+    if (type === 'button' && tag === 'input' && attr(el, 'value')) out.value = attr(el, 'value');
+    if (type === 'button' && tag === 'button' && attr(el, 'value')) out.value = attr(el, 'value');
+    return out;
+  }
+
+  /** Options of a <select>: visible texts, capped at 20. */
+  function selectOptionTexts(el) {
+    const out = [];
+    each(selectOptions(el), (o) => {
+      if (out.length < 20) push(out, truncate(collapse(optionText(o)), TEXT_MAX));
+    });
+    return out;
+  }
+
+  /** Light classification for every candidate; selectors and keys come later, for returned ones. */
+  function classify(el, ctx, vis) {
+    const tag = tagOf(el);
+    const type = typeOf(el, tag);
+    const name = accessibleName(el, type);
+    const role = roleOf(el, tag, type, name);
+    return { el, ctx, tag, type, role, name, text: truncate(name, TEXT_MAX), vis,
+      proxy: null, id: 0, key: '', primary: false };
+  }
+
+  // ===============================================================================================
+  // 8. Stable identity keys (background-semantic-diff.md): "type:role:context:label", from meaning,
+  //    not position, with "#2", "#3" suffixes for duplicates in document order.
+  // ===============================================================================================
+  const CONTEXT_TAGS = { form: 1, dialog: 1, nav: 1, header: 1, footer: 1, aside: 1, main: 1,
+    search: 1 };
+  const CONTEXT_ROLES = { dialog: 1, alertdialog: 1, navigation: 1, banner: 1, contentinfo: 1,
+    search: 1, form: 1, main: 1, complementary: 1, menu: 1, menubar: 1, tablist: 1, toolbar: 1 };
+
+  function contextElement(el) {
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      if (CONTEXT_TAGS[tagOf(n)] || CONTEXT_ROLES[ariaRole(n)] || attr(n, 'aria-modal') === 'true') {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  function contextKey(el) {
+    const c = contextElement(el);
+    if (!c) return '';
+    const tag = tagOf(c);
+    const id = elId(c);
+    if (id && !looksGenerated(id)) return tag + '#' + id;
+    const nm = attr(c, 'name') || attr(c, 'aria-label') || labelledByText(c);
+    if (nm) return tag + '[' + keyText(nm) + ']';
+    return tag;
+  }
+
+  function keyText(s) {
+    let t = lc(collapse(s));
+    t = strReplace(t, /\(\d+\)|\b\d+ (new|unread)\b/g, '');
+    t = strReplace(t, /[:*]+/g, ' ');
+    return truncate(collapse(t), 40);
+  }
+
+  function labelForKey(item) {
+    const el = item.el;
+    if (item.type === 'input' || item.type === 'textarea' || item.type === 'select') {
+      return keyText(item.name || attr(el, 'name') || elId(el) || attr(el, 'placeholder'));
+    }
+    if (item.type === 'link' && !item.name) return keyText(strReplace(attr(el, 'href'), /^https?:\/\/[^/]+/, ''));
+    return keyText(item.name || attr(el, 'name') || elId(el));
+  }
+
+  function assignKeys(items) {
+    const seen = new B.Map();
+    each(items, (item) => {
+      const frame = item.ctx.label ? item.ctx.label + '/' : '';
+      const role = item.role === 'generic' ? '' : item.role;
+      const base = item.type + ':' + role + ':' + frame + contextKey(item.el) + ':' + labelForKey(item);
+      const n = (mapGet(seen, base) || 0) + 1;
+      mapSet(seen, base, n);
+      item.key = n > 1 ? base + '#' + n : base;
+    });
+  }
+
+  // ===============================================================================================
+  // 9. Collection: walk the document, open shadow roots and same-origin iframes in document order.
+  // ===============================================================================================
+
+  function topContext() { return { chain: [], label: '', doc: TOP_DOC }; }
+
+  /**
+   * Walks `root` (document, shadow root or element) and appends {el, ctx} candidates to `out`;
+   * records shadow roots and frame documents in `walk.roots` and iframes in `walk.frames`.
+   */
+  function collect(root, ctx, walk) {
+    const all = queryAll(root, '*');
+    const n = all.length;
+    if (nodeType(root) === ELEMENT_NODE) visitElement(root, ctx, walk);
+    for (let i = 0; i < n; i++) visitElement(all[i], ctx, walk);
+  }
+
+  function visitElement(el, ctx, walk) {
+    walk.total++;
+    const tag = tagOf(el);
+    if (isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx });
+    const sr = shadowRoot(el);
+    if (sr) {
+      push(walk.roots, sr);
+      collect(sr, ctx, walk);
+    }
+    if (tag === 'iframe' || tag === 'frame') visitFrame(el, ctx, walk);
+  }
+
+  function visitFrame(iframe, ctx, walk) {
+    const doc = safeContentDocument(iframe);
+    const info = { iframe, ctx, doc };
+    push(walk.frames, info);
+    if (!doc || !docElement(doc)) return;
+    const chain = sliceArr(ctx.chain, 0, ctx.chain.length);
+    push(chain, iframe);
+    const label = fullSelector(iframe, ctx.chain);
+    const inner = { chain, label, doc };
+    info.innerCtx = inner;
+    if (!isVisible(iframe) && !walk.includeHidden) return;
+    push(walk.roots, doc);
+    collect(doc, inner, walk);
+  }
+
+  // ===============================================================================================
+  // 10. Element map (spec §6): ids of the last scan -> live references.
+  // ===============================================================================================
+  const state = {
+    items: [], // index = id
+    byElement: new B.WeakMap(),
+    roots: [],
+    scanCount: 0,
+    hovered: null, // where the virtual pointer is, for enter/leave events
+  };
+
+  function resetMap() {
+    state.items = [];
+    state.byElement = new B.WeakMap();
+    state.roots = [];
+    state.scanCount++;
+  }
+
+  function isLive(item) {
+    if (!isConnected(item.el)) return false;
+    const chain = item.ctx.chain;
+    for (let i = 0; i < chain.length; i++) {
+      if (!isConnected(chain[i])) return false;
+      const doc = safeContentDocument(chain[i]);
+      const expected = i + 1 < chain.length ? ownerDocument(chain[i + 1]) : ownerDocument(item.el);
+      if (doc !== expected) return false;
+    }
+    return true;
+  }
+
+  function itemLabel(item) {
+    return '[' + item.id + '] ' + item.type + (item.text ? ' "' + item.text + '"' : '');
+  }
+
+  /** The live map entry for `id`, or ELEMENT_NOT_FOUND / ELEMENT_STALE. */
+  function lookup(id) {
+    const n = typeof id === 'string' && reTest(/^\d+$/, id) ? +id : id;
+    if (typeof n !== 'number' || !numIsInteger(n)) {
+      throw fail('ELEMENT_NOT_FOUND', 'element id must be a number from the last scan, got ' +
+          toJson(id === undefined ? null : id) + '; run scan to get ids');
+    }
+    const last = state.items.length - 1;
+    const item = n >= 1 && n <= last ? state.items[n] : null;
+    if (!item) {
+      throw fail('ELEMENT_NOT_FOUND', state.scanCount === 0
+          ? 'no element [' + n + ']: nothing has been scanned on this page yet; run scan first'
+          : 'no element [' + n + '] in the current element map (the last scan returned ' +
+            (last > 0 ? 'ids 1..' + last : 'no elements') + '); run scan to refresh');
+    }
+    if (!isLive(item)) {
+      throw fail('ELEMENT_STALE', 'element ' + itemLabel(item) + ' was removed from the page ' +
+          'since the last scan; run scan to refresh');
+    }
+    return item;
+  }
+
+  // ===============================================================================================
+  // 11. scan (spec §3.1).
+  // ===============================================================================================
+  const NEAR_RADIUS = 500;
+
+  function cmdScan(cmd) {
+    const t0 = now();
+    const maxElements = mathMax(0, +param(cmd, 'max_elements', 200) || 0);
+    const includeHidden = param(cmd, 'include_hidden', false) === true;
+    const viewportOnly = param(cmd, 'viewport_only', false) === true;
+    const near = param(cmd, 'near', null);
+    const within = param(cmd, 'within', null);
+
+    const scope = within ? scopeFor(within) : null;
+    const walk = { total: 0, candidates: [], roots: [TOP_DOC], frames: [], includeHidden };
+    if (scope) collect(scope.el, scope.ctx, walk);
+    else collect(TOP_DOC, topContext(), walk);
+
+    const vp = viewportSize(TOP_DOC);
+    const cache = newVisibilityCache();
+    let items = [];
+    each(walk.candidates, (c) => {
+      const item = measure(c, cache, vp, includeHidden);
+      if (!item || (viewportOnly && !item.inViewport)) return;
+      push(items, item);
+    });
+    assignKeys(items);
+    markPrimaries(items);
+
+    const patterns = detectPatterns(items, walk, vp);
+    let priority = items;
+    const anchorInfo = near !== null && near !== '' ? nearAnchor(str(near), walk.roots) : null;
+    if (anchorInfo) {
+      items = withinRadius(items, anchorInfo.rect);
+      priority = sortBy(items, (item) => item.distance);
+    }
+    const chosen = chooseReturned(items, priority, patterns.important, maxElements);
+    resetMap();
+    state.roots = walk.roots;
+    each(chosen.list, (item, i) => {
+      item.id = i + 1;
+      state.items[item.id] = item;
+      wmSet(state.byElement, item.el, item.id);
+    });
+    let ordered = chosen.list;
+    if (anchorInfo) ordered = sortBy(chosen.list, (item) => item.distance);
+    return {
+      page: pageInfo(),
+      elements: map(ordered, (item) => elementJson(item, includeHidden)),
+      patterns: map(patterns.list, (p) => patternJson(p)),
+      frames: map(filter(walk.frames, (f) => includeHidden || isVisible(f.iframe)), frameJson),
+      stats: {
+        total_scanned: walk.total,
+        interactive: walk.candidates.length,
+        visible: items.length,
+        returned: chosen.list.length,
+        truncated: chosen.truncated,
+        scan_ms: round(now() - t0),
+      },
+    };
+  }
+
+  function scopeFor(selector) {
+    const found = resolveAll(str(selector));
+    if (!found.length) {
+      throw fail('ELEMENT_NOT_FOUND', 'no element matches within selector "' + selector +
+          '"; check it with exists or scan without within');
+    }
+    const el = found[0];
+    const chain = frameChainOf(el);
+    return { el, ctx: { chain, label: chain.length ? fullSelector(chain[chain.length - 1], sliceArr(chain, 0, chain.length - 1)) : '', doc: ownerDocument(el) } };
+  }
+
+  /**
+   * Classifies one candidate and measures it in top-level viewport coordinates; null when it is
+   * hidden and hidden elements are not wanted.
+   */
+  function measure(c, cache, vp, includeHidden) {
+    let vis = visibilityOf(c.el, cache);
+    let proxy = null;
+    if (!vis.visible && isNativeCheckable(c.el)) {
+      proxy = visibleLabelOf(c.el, cache);
+      if (proxy) vis = visibilityOf(proxy, cache);
+    }
+    if (!vis.visible && !includeHidden) return null;
+    const item = classify(c.el, c.ctx, vis);
+    item.proxy = proxy;
+    const off = frameOffset(c.ctx.chain);
+    const r = vis.rect;
+    item.rect = { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
+    item.inViewport = vis.visible && !isEmptyBox(intersect(vis.view, boxOf(r))) &&
+        boxesOverlap(item.rect, { x: 0, y: 0, width: vp.width, height: vp.height }) &&
+        inFrameViewports(item.rect, c.ctx.chain);
+    return item;
+  }
+
+  function isNativeCheckable(el) {
+    if (tagOf(el) !== 'input') return false;
+    const t = lc(attr(el, 'type'));
+    return t === 'checkbox' || t === 'radio';
+  }
+
+  /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
+  function visibleLabelOf(el, cache) {
+    const labels = labelsOf(el);
+    for (let i = 0; i < labels.length; i++) {
+      if (visibilityOf(labels[i], cache).visible) return labels[i];
+    }
+    return null;
+  }
+
+  function boxesOverlap(a, b) {
+    return a.x < b.x + b.width && a.x + a.width > b.x && a.y < b.y + b.height && a.y + a.height > b.y;
+  }
+
+  function inFrameViewports(rect, chain) {
+    for (let i = 0; i < chain.length; i++) {
+      const r = topRect(chain[i], sliceArr(chain, 0, i));
+      if (!boxesOverlap(rect, r)) return false;
+    }
+    return true;
+  }
+
+  /** The primary action of each form: its first submit button; plus primary-styled buttons. */
+  function markPrimaries(items) {
+    const seenForms = new B.Set();
+    each(items, (item) => {
+      if (item.role === 'primary') item.primary = true;
+      if (item.role !== 'submit') return;
+      const form = formOf(item.el) || composedParent(item.el);
+      if (form && !setHas(seenForms, form)) {
+        setAdd(seenForms, form);
+        item.primary = true;
+      }
+    });
+  }
+
+  /**
+   * Up to `max` items: pattern members first, then in `priority` order (document order, or
+   * distance for near). The result keeps document order, which ids follow.
+   */
+  function chooseReturned(items, priority, important, max) {
+    if (items.length <= max) return { list: items, truncated: false };
+    const keep = new B.Set();
+    let count = 0;
+    each(priority, (item) => {
+      if (count < max && setHas(important, item.el)) {
+        setAdd(keep, item);
+        count++;
+      }
+    });
+    each(priority, (item) => {
+      if (count < max && !setHas(keep, item)) {
+        setAdd(keep, item);
+        count++;
+      }
+    });
+    return { list: filter(items, (item) => setHas(keep, item)), truncated: true };
+  }
+
+  function pageInfo() {
+    const vp = viewportSize(TOP_DOC);
+    return {
+      url: str(docUrl(TOP_DOC)),
+      title: str(docTitle(TOP_DOC)),
+      viewport: { width: round(vp.width), height: round(vp.height) },
+      scroll: pageScroll(TOP_DOC),
+      ready_state: str(docReadyState(TOP_DOC)),
+    };
+  }
+
+  function elementJson(item, includeHidden) {
+    const el = item.el;
+    const tag = item.tag;
+    const stateJson = { visible: item.vis.visible, enabled: !isDisabled(el),
+      focused: deepActiveElement(TOP_DOC) === el };
+    const value = rawValue(el, tag, item.type);
+    if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
+    const checked = checkedState(el, tag, item.type);
+    if (checked !== null) stateJson.checked = checked;
+    const out = {
+      id: item.id, type: item.type, role: item.role, tag, text: item.text,
+      selector: fullSelector(el, item.ctx.chain), xpath: xpathOf(el, item.ctx.chain),
+      rect: rectJson(item.rect), attributes: relevantAttributes(el, tag, item.type),
+      state: stateJson, modifiers: modifiersOf(item, stateJson, includeHidden),
+      in_viewport: item.inViewport, key: item.key, frame: item.ctx.label || null,
+    };
+    if (tag === 'select') out.options = selectOptionTexts(el);
+    if (item.distance !== undefined) out.distance = round(item.distance);
+    return out;
+  }
+
+  function modifiersOf(item, st, includeHidden) {
+    const out = [];
+    const el = item.el;
+    if (isRequired(el)) push(out, 'required');
+    if (!st.enabled) push(out, 'disabled');
+    if (isReadonly(el) && (item.type === 'input' || item.type === 'textarea')) push(out, 'readonly');
+    if (includeHidden && !st.visible) push(out, 'hidden');
+    if (item.primary) push(out, 'primary');
+    if (st.checked === true) push(out, 'checked');
+    if (st.checked === false) push(out, 'unchecked');
+    if (st.focused) push(out, 'focused');
+    return out;
+  }
+
+  function frameJson(f) {
+    let src = attr(f.iframe, 'src');
+    try {
+      src = f.iframe.src || src;
+    } catch (e) {
+      // keep the attribute
+    }
+    return {
+      selector: fullSelector(f.iframe, f.ctx.chain),
+      src: str(src),
+      name: attr(f.iframe, 'name') || undefined,
+      cross_origin: !f.doc,
+      rect: rectJson(topRect(f.iframe, f.ctx.chain)),
+    };
+  }
+
+  // ----- near: keep elements close to a piece of text -----
+
+  /** The smallest visible element whose text contains `needle` (case-insensitive). */
+  function nearAnchor(needle, roots) {
+    const want = lc(collapse(needle));
+    let best = null;
+    each(roots, (root) => {
+      if (best) return;
+      const doc = nodeType(root) === DOCUMENT_NODE ? root : ownerDocument(root);
+      const walker = docCreateTreeWalker(doc, root, 4 /* SHOW_TEXT */);
+      for (let n = walker.nextNode(); n && !best; n = walker.nextNode()) {
+        if (!contains_(lc(collapse(nodeValue(n))), want)) continue;
+        const el = parentElement(n);
+        if (el && isVisible(el)) best = el;
+      }
+      if (best) return;
+      const byAttr = filter(queryAll(root, '[aria-label], [placeholder], [title], input[value]'), (el) =>
+        contains_(lc(attr(el, 'aria-label') + ' ' + attr(el, 'placeholder') + ' ' + attr(el, 'title') + ' ' + attr(el, 'value')), want) && isVisible(el));
+      if (byAttr.length) best = byAttr[0];
+    });
+    if (!best) {
+      throw fail('ELEMENT_NOT_FOUND', 'no visible text "' + needle + '" on the page for near; ' +
+          'scan without near or use text that is shown on the page');
+    }
+    return { el: best, rect: topRect(best, frameChainOf(best)) };
+  }
+
+  function boxDistance(a, b) {
+    const dx = mathMax(0, a.x - (b.x + b.width), b.x - (a.x + a.width));
+    const dy = mathMax(0, a.y - (b.y + b.height), b.y - (a.y + a.height));
+    return mathSqrt(dx * dx + dy * dy);
+  }
+
+  /** Items within NEAR_RADIUS px of `rect`, in document order, each with its `distance`. */
+  function withinRadius(items, rect) {
+    return filter(items, (item) => {
+      item.distance = boxDistance(item.rect, rect);
+      return item.distance <= NEAR_RADIUS;
+    });
+  }
+
+  // ===============================================================================================
+  // 12. Patterns (spec §5): login_form, search_form, pagination, modal_dialog, cookie_banner,
+  //     overlay, notification_toast, promo_popup. Each returns element refs of the same scan.
+  // ===============================================================================================
+  const PAT = {
+    close: /^(\u00d7|\u2715|\u2716|\u2573|\u2717|x|close|dismiss|no,? thanks|no thank you|not now|maybe later|skip|cancel|hide|close (this )?(dialog|window|popup|pop-up|banner|message|notification|modal))$/i,
+    closeAttr: /(^|[\s_-])(close|dismiss)([\s_-]|$)|close|dismiss/i,
+    cookieAttr: /cookie|consent|gdpr|ccpa|(^|[\s_-])cmp([\s_-]|$)|onetrust|didomi|cookiebot|usercentrics|truste|quantcast|iubenda|osano|termly|cookielaw/i,
+    cookieText: /cookie|consent|gdpr|personal data|tracking technolog|privacy/i,
+    accept: /^(accept|agree|allow|ok\b|okay|got it|i understand|i agree|yes|consent|understood|alle akzeptieren|accepter|aceptar|akzeptieren)/i,
+    reject: /(reject|decline|deny|refuse|necessary only|only necessary|essential only|only essential|strictly necessary|disagree|continue without|no,? thanks|ablehnen|refuser|rechazar)/i,
+    settings: /(settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose|more info)/i,
+    promo: /newsletter|subscribe|discount|% ?off|\boffer\b|coupon|promo|special deal|free shipping|sign up for|join our|exclusive/i,
+    promoAttr: /promo|newsletter|subscribe|offer|popup|pop-up|exit-intent|discount/i,
+    toastAttr: /toast|snackbar|notification|notice|flash|alert-dismissible|growl/i,
+    dialogAttr: /(^|[\s_-])(modal|dialog|popup|pop-up|popover|lightbox)([\s_-]|$)|modal|dialog|popup/i,
+    dialogPart: /(^|[\s_-])(modal|dialog)[_-]+(header|body|footer|title|content|inner|close|btn|button|backdrop|trigger|open|toggle|wrapper|container|overlay)/i,
+    next: /^(next|next page|older|\u203a|\u00bb|\u2192|>|>>|forward)$/i,
+    prev: /^(prev|previous|previous page|newer|\u2039|\u00ab|\u2190|<|<<|back)$/i,
+    pageNumber: /^(page\s*)?\d+$/i,
+    pagination: /pagin|pager|paging|page-numbers|page navigation|pages/i,
+    calendar: /calendar|date|picker|month|week/i,
+    loginSubmit: /sign ?in|log ?in|login|continue|next|submit|enter|go/i,
+    signupSubmit: /sign ?up|register|create (an )?account|join/i,
+    remember: /remember|keep me|stay signed|stay logged|trust this/i,
+    searchButton: /search|\bgo\b|find|submit|suche|buscar/i,
+  };
+
+  const POPUP_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], ' +
+      '[role=status], [role=alert], [aria-live=polite], [aria-live=assertive], ' +
+      '[class*=modal i], [class*=dialog i], [class*=popup i], [class*=lightbox i], ' +
+      '[class*=toast i], [class*=snackbar i], [class*=notification i], [class*=overlay i], ' +
+      '[class*=newsletter i], [class*=promo i], [id*=modal i], [id*=popup i], [id*=dialog i], ' +
+      '[id*=newsletter i], [id*=promo i], [id*=toast i], [id*=overlay i]';
+
+  /** Runs every detector; returns {list, important} (important: elements that patterns use). */
+  function detectPatterns(items, walk, vp) {
+    const pc = { items, walk, vp, claimed: [], list: [], important: new B.Set() };
+    const visible = filter(items, (i) => i.vis.visible);
+    pc.items = visible;
+    detectCookieBanner(pc);
+    detectPopups(pc);
+    detectLoginForm(pc);
+    detectSearchForm(pc);
+    detectPagination(pc);
+    return { list: pc.list, important: pc.important };
+  }
+
+  function addPattern(pc, name, container, fields, extra) {
+    const p = { name, container, fields, extra: extra || {} };
+    each(objectKeys(fields), (k) => {
+      const v = fields[k];
+      if (isArray(v)) each(v, (i) => setAdd(pc.important, i.el));
+      else if (v) setAdd(pc.important, v.el);
+    });
+    push(pc.list, p);
+    push(pc.claimed, container);
+    return p;
+  }
+
+  function patternJson(p) {
+    const out = { name: p.name, container: fullSelector(p.container, frameChainOf(p.container)) };
+    each(objectKeys(p.fields), (k) => {
+      const v = p.fields[k];
+      if (isArray(v)) out[k] = map(filter(v, (i) => i.id > 0), (i) => i.id);
+      else if (v && v.id > 0) out[k] = v.id;
+    });
+    each(objectKeys(p.extra), (k) => { if (p.extra[k] !== '' && p.extra[k] !== null) out[k] = p.extra[k]; });
+    return out;
+  }
+
+  function itemsIn(pc, container) {
+    return filter(pc.items, (i) => composedContains(container, i.el));
+  }
+
+  function isClaimed(pc, el) {
+    return find(pc.claimed, (c) => composedContains(c, el)) !== null;
+  }
+
+  function attrSignals(el) {
+    return elId(el) + ' ' + attr(el, 'class') + ' ' + attr(el, 'aria-label') + ' ' +
+        attr(el, 'data-testid') + ' ' + attr(el, 'name');
+  }
+
+  function isClickable(item) {
+    return item.type === 'button' || item.type === 'link' || item.type === 'generic';
+  }
+
+  function isCloseControl(item) {
+    if (!isClickable(item)) return false;
+    if (reTest(PAT.close, item.name)) return true;
+    const signals = attr(item.el, 'aria-label') + ' ' + attr(item.el, 'title') + ' ' +
+        attr(item.el, 'class') + ' ' + elId(item.el) + ' ' + attr(item.el, 'data-dismiss') +
+        ' ' + attr(item.el, 'data-bs-dismiss');
+    return reTest(PAT.closeAttr, signals) && item.name.length <= 20;
+  }
+
+  function firstMatch(list, fn) { return find(list, fn); }
+
+  function isPositioned(el) {
+    const st = styleOf(el);
+    return !!st && (st.position === 'fixed' || st.position === 'sticky' || st.position === 'absolute');
+  }
+
+  function isFixed(el) {
+    for (let n = el; n; n = composedParent(n)) {
+      const st = styleOf(n);
+      if (st && (st.position === 'fixed' || st.position === 'sticky')) return true;
+    }
+    return false;
+  }
+
+  function isDialogish(el) {
+    return tagOf(el) === 'dialog' || ariaRole(el) === 'dialog' || ariaRole(el) === 'alertdialog' ||
+        attr(el, 'aria-modal') === 'true';
+  }
+
+  function elementText(el) { return collapse(safeInnerText(el)); }
+
+  // ----- cookie_banner -----
+
+  function detectCookieBanner(pc) {
+    for (let i = 0; i < pc.items.length; i++) {
+      const item = pc.items[i];
+      if (!isClickable(item) || !(reTest(PAT.accept, item.name) || reTest(PAT.reject, item.name))) continue;
+      const container = cookieContainer(item.el);
+      if (!container || isClaimed(pc, container)) continue;
+      const inside = itemsIn(pc, container);
+      const reject = firstMatch(inside, (x) => isClickable(x) && reTest(PAT.reject, x.name));
+      const accept = firstMatch(inside, (x) => isClickable(x) && x !== reject &&
+          reTest(PAT.accept, x.name) && !reTest(PAT.reject, x.name));
+      if (!accept && !reject) continue;
+      const settings = firstMatch(inside, (x) => isClickable(x) && x !== accept && x !== reject &&
+          reTest(PAT.settings, x.name));
+      const close = firstMatch(inside, (x) => x !== accept && x !== reject && isCloseControl(x));
+      addPattern(pc, 'cookie_banner', container, { accept, reject, settings, close });
+      return;
+    }
+  }
+
+  /** Nearest ancestor of an accept/reject control that is a cookie/consent banner. */
+  function cookieContainer(el) {
+    let depth = 0;
+    for (let n = composedParent(el); n && depth < 12; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') return null;
+      const byAttr = reTest(PAT.cookieAttr, attrSignals(n));
+      const framed = isDialogish(n) || isPositioned(n) || ariaRole(n) === 'region' ||
+          ariaRole(n) === 'banner';
+      if (!byAttr && !framed) continue;
+      const text = elementText(n);
+      if (text.length > 3000) return null;
+      if (reTest(PAT.cookieText, text) && (byAttr || isFixed(n) || isDialogish(n))) {
+        return outermostCookieContainer(n);
+      }
+    }
+    return null;
+  }
+
+  /** Widen to the outermost ancestor still named like a consent banner (e.g. #onetrust-banner). */
+  function outermostCookieContainer(el) {
+    let best = el;
+    let depth = 0;
+    for (let n = composedParent(el); n && depth < 4; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') break;
+      if (reTest(PAT.cookieAttr, attrSignals(n))) best = n;
+    }
+    return best;
+  }
+
+  // ----- modal_dialog, promo_popup, notification_toast, overlay -----
+
+  function detectPopups(pc) {
+    const found = [];
+    each(pc.walk.roots, (root) => {
+      let list;
+      try {
+        list = queryAll(root, POPUP_SELECTOR);
+      } catch (e) {
+        list = [];
+      }
+      each(list, (el) => push(found, el));
+    });
+    each(overlaysAtSamplePoints(pc.vp), (el) => push(found, el));
+    const seen = new B.Set();
+    const candidates = [];
+    each(found, (el) => {
+      if (setHas(seen, el)) return;
+      setAdd(seen, el);
+      push(candidates, { el, depth: depthOf(el) });
+    });
+    const innermostFirst = sortBy(candidates, (c) => -c.depth);
+    const detected = [];
+    each(innermostFirst, (c) => {
+      const p = classifyPopup(pc, c.el);
+      if (p) push(detected, p);
+    });
+    // Topmost (highest z-index) first: the order in which an agent should dismiss them.
+    const ordered = sortBy(detected, (p) => -effectiveZ(p.container));
+    each(ordered, (p) => {
+      setAdd(pc.important, p.container);
+      push(pc.list, p);
+    });
+  }
+
+  function depthOf(el) {
+    let d = 0;
+    for (let n = el; n; n = composedParent(n)) d++;
+    return d;
+  }
+
+  function effectiveZ(el) {
+    let z = 0;
+    for (let n = el; n; n = composedParent(n)) {
+      const st = styleOf(n);
+      const v = st ? +st.zIndex : NaN;
+      if (numIsFinite(v) && v > z) z = v;
+    }
+    return z;
+  }
+
+  /** Elements hit at 5 viewport points that are fixed, cover >= 90% of the viewport. */
+  function overlaysAtSamplePoints(vp) {
+    const out = [];
+    const pts = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]];
+    each(pts, (p) => {
+      const hit = deepElementFromPoint(TOP_DOC, vp.width * p[0], vp.height * p[1]);
+      for (let n = hit; n; n = composedParent(n)) {
+        const tag = tagOf(n);
+        if (tag === 'body' || tag === 'html') break;
+        if (coversViewport(n, vp) && isPositioned(n)) {
+          if (!includes(out, n)) push(out, n);
+          break;
+        }
+      }
+    });
+    return out;
+  }
+
+  function coversViewport(el, vp) {
+    const r = getRect(el);
+    const w = mathMin(r.left + r.width, vp.width) - mathMax(r.left, 0);
+    const h = mathMin(r.top + r.height, vp.height) - mathMax(r.top, 0);
+    return w > 0 && h > 0 && w * h >= 0.9 * vp.width * vp.height;
+  }
+
+  /** Decides what a popup-like element is; claims it and returns the pattern, or null. */
+  function classifyPopup(pc, el) {
+    if (!isPopupContainerTag(tagOf(el)) || isClaimedOrInside(pc, el)) return null;
+    if (!isVisible(el)) return null;
+    const signals = attrSignals(el);
+    if (reTest(PAT.dialogPart, attr(el, 'class')) && !isDialogish(el)) return null;
+    const own = filter(itemsIn(pc, el), (i) => !isClaimed(pc, i.el));
+    const close = firstMatch(own, isCloseControl);
+    const text = elementText(el);
+    const dialogish = isDialogish(el);
+    const positioned = isPositioned(el) || isFixed(el);
+    const toastish = ariaRole(el) === 'status' || ariaRole(el) === 'alert' ||
+        attr(el, 'aria-live') === 'polite' || attr(el, 'aria-live') === 'assertive' ||
+        reTest(PAT.toastAttr, signals);
+    const claim = (name, fields, extra) => {
+      const p = { name, container: el, fields, extra: extra || {} };
+      each(objectKeys(fields), (k) => { if (fields[k]) setAdd(pc.important, fields[k].el); });
+      push(pc.claimed, el);
+      return p;
+    };
+    if (!text && !own.length) return null;
+    if (toastish && !dialogish && text && (close || isFixed(el)) && !coversViewport(el, pc.vp)) {
+      return claim('notification_toast', { close }, { text: truncate(labelText(el), TEXT_MAX) });
+    }
+    const promoish = reTest(PAT.promo, text) || reTest(PAT.promoAttr, signals);
+    if (promoish && close && (dialogish || positioned) && !toastish) {
+      return claim('promo_popup', { close }, { title: popupTitle(el) });
+    }
+    if (dialogish || (reTest(PAT.dialogAttr, signals) && positioned)) {
+      return claim('modal_dialog', { close }, { title: popupTitle(el) });
+    }
+    if (positioned && close && coversViewport(el, pc.vp) && effectiveZ(el) > 0) {
+      return claim('overlay', { close }, {});
+    }
+    return null;
+  }
+
+  /** Popups are boxes: never the page itself, a control, or inline/graphic content. */
+  function isPopupContainerTag(tag) {
+    return !{ html: 1, body: 1, button: 1, a: 1, input: 1, select: 1, textarea: 1, label: 1,
+      svg: 1, img: 1, span: 1, i: 1, b: 1, strong: 1, em: 1, p: 1, h1: 1, h2: 1, h3: 1, h4: 1,
+      h5: 1, h6: 1, li: 1, option: 1, script: 1, style: 1 }[tag];
+  }
+
+  function isClaimedOrInside(pc, el) {
+    return find(pc.claimed, (c) => composedContains(c, el) ||
+        (composedContains(el, c) && !hasOwnControls(pc, el, c))) !== null;
+  }
+
+  /** True when `outer` has interactive elements that are not inside `inner`. */
+  function hasOwnControls(pc, outer, inner) {
+    return find(pc.items, (i) => composedContains(outer, i.el) && !composedContains(inner, i.el) &&
+        !isClaimed(pc, i.el)) !== null;
+  }
+
+  function popupTitle(el) {
+    const byRef = labelledByText(el) || collapse(attr(el, 'aria-label'));
+    if (byRef) return truncate(byRef, TEXT_MAX);
+    let heading = null;
+    try {
+      heading = elQsa(el, 'h1, h2, h3, h4, h5, h6, [role=heading], [class*=title i]');
+    } catch (e) {
+      heading = null;
+    }
+    const h = heading && heading.length ? heading[0] : null;
+    return h ? truncate(collapse(safeInnerText(h)), TEXT_MAX) : '';
+  }
+
+  // ----- login_form -----
+
+  function detectLoginForm(pc) {
+    const passwords = filter(pc.items, (i) => i.role === 'password' && i.tag === 'input');
+    for (let p = 0; p < passwords.length; p++) {
+      const pw = passwords[p];
+      const container = formOf(pw.el) || formlessScope(pc, pw.el);
+      if (!container) continue;
+      const inside = itemsIn(pc, container);
+      if (filter(inside, (i) => i.role === 'password').length !== 1) continue;
+      const before = sliceArr(inside, 0, indexOf(inside, pw));
+      const identifier = lastOf(before, (i) => i.type === 'input' &&
+          (i.role === 'email' || i.role === 'username' || i.role === 'tel' || i.role === 'generic'));
+      if (!identifier) continue;
+      const textFields = filter(inside, (i) => (i.type === 'input' || i.type === 'textarea') &&
+          i !== identifier && i !== pw && i.role !== 'search');
+      if (textFields.length > 1) continue;
+      const submit = firstMatch(inside, (i) => i.role === 'submit' && i.type === 'button') ||
+          firstMatch(inside, (i) => isClickable(i) && reTest(PAT.loginSubmit, i.name));
+      if (submit && reTest(PAT.signupSubmit, submit.name) && !reTest(/sign ?in|log ?in/i, submit.name)) {
+        continue;
+      }
+      const remember = firstMatch(inside, (i) => i.type === 'checkbox' &&
+          reTest(PAT.remember, i.name + ' ' + attr(i.el, 'name') + ' ' + elId(i.el)));
+      const idField = identifier.role === 'email' ? 'email' : 'username';
+      const fields = {};
+      fields[idField] = identifier;
+      fields.password = pw;
+      fields.submit = submit;
+      fields.remember = remember;
+      addPattern(pc, 'login_form', container, fields);
+      return;
+    }
+  }
+
+  /** For fields without <form>: the closest ancestor holding an identifier field and a button. */
+  function formlessScope(pc, el) {
+    let n = composedParent(el);
+    for (let depth = 0; n && depth < 6; depth++, n = composedParent(n)) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') return null;
+      const inside = itemsIn(pc, n);
+      const hasField = find(inside, (i) => i.type === 'input' && i.el !== el && i.role !== 'password');
+      const hasButton = find(inside, (i) => i.type === 'button' || (i.type === 'generic' && isClickable(i)));
+      if (hasField && hasButton) return n;
+    }
+    return null;
+  }
+
+  function lastOf(list, fn) {
+    for (let i = list.length - 1; i >= 0; i--) if (fn(list[i])) return list[i];
+    return null;
+  }
+
+  // ----- search_form -----
+
+  function detectSearchForm(pc) {
+    const inputs = filter(pc.items, (i) => i.role === 'search' &&
+        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el));
+    if (!inputs.length) return;
+    const input = firstMatch(inputs, (i) => i.inViewport) || inputs[0];
+    const container = formOf(input.el) || searchScope(pc, input.el);
+    const inside = container ? itemsIn(pc, container) : [];
+    const buttons = filter(inside, (i) => i.type === 'button' || (i.type === 'generic' && isClickable(i)));
+    const submit = firstMatch(buttons, (i) => reTest(PAT.searchButton, i.name + ' ' + attrSignals(i.el))) ||
+        firstMatch(buttons, (i) => i.role === 'submit') || (buttons.length === 1 ? buttons[0] : null);
+    addPattern(pc, 'search_form', container || parentElement(input.el) || input.el,
+        { input, submit });
+  }
+
+  function searchScope(pc, el) {
+    let n = composedParent(el);
+    for (let depth = 0; n && depth < 3; depth++, n = composedParent(n)) {
+      if (ariaRole(n) === 'search' || tagOf(n) === 'search') return n;
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') return null;
+      if (find(itemsIn(pc, n), (i) => i.type === 'button')) return n;
+    }
+    return null;
+  }
+
+  // ----- pagination -----
+
+  function detectPagination(pc) {
+    const seeds = filter(pc.items, (i) => isClickable(i) && (reTest(PAT.next, i.name) ||
+        reTest(PAT.prev, i.name) || reTest(PAT.pageNumber, i.name) || relOf(i) !== ''));
+    for (let s = 0; s < seeds.length; s++) {
+      const container = paginationContainer(pc, seeds[s].el);
+      if (!container || isClaimed(pc, container)) continue;
+      const inside = filter(itemsIn(pc, container), isClickable);
+      const pages = filter(inside, (i) => reTest(PAT.pageNumber, i.name));
+      const next = firstMatch(inside, (i) => reTest(PAT.next, i.name) || relOf(i) === 'next');
+      const prev = firstMatch(inside, (i) => reTest(PAT.prev, i.name) || relOf(i) === 'prev');
+      const named = reTest(PAT.pagination, attrSignals(container));
+      if (!((next || prev) && pages.length >= 1) && !(named && (pages.length >= 2 || next))) continue;
+      const current = currentPage(container);
+      addPattern(pc, 'pagination', container, { prev, next, pages },
+          { current: current === null ? null : current });
+      return;
+    }
+  }
+
+  function relOf(item) { return lc(attr(item.el, 'rel')); }
+
+  /** Closest ancestor (<= 4 up) holding page numbers or prev/next, not a calendar. */
+  function paginationContainer(pc, el) {
+    let n = composedParent(el);
+    for (let depth = 0; n && depth < 4; depth++, n = composedParent(n)) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html' || tag === 'form') return null;
+      if (reTest(PAT.calendar, attrSignals(n))) return null;
+      const inside = filter(itemsIn(pc, n), isClickable);
+      const numbers = filter(inside, (i) => reTest(PAT.pageNumber, i.name));
+      if (numbers.length > 20) return null;
+      const hasStep = find(inside, (i) => reTest(PAT.next, i.name) || reTest(PAT.prev, i.name) || relOf(i) !== '');
+      const named = reTest(PAT.pagination, attrSignals(n));
+      if ((numbers.length >= 2 && (hasStep || named)) || (named && hasStep) ||
+          (hasStep && numbers.length >= 1 && (tag === 'nav' || tag === 'ul' || tag === 'ol'))) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  function currentPage(container) {
+    let list = null;
+    try {
+      list = elQsa(container, '[aria-current=page], [aria-current=true], .active, .current, [class*=current i], [class*=active i]');
+    } catch (e) {
+      list = null;
+    }
+    const el = find(list || [], (c) => reTest(/^\d+$/, collapse(safeInnerText(c))));
+    return el ? +collapse(safeInnerText(el)) : null;
+  }
+
+  // ===============================================================================================
+  // 13. Actionability and input events: scroll into view, visible, enabled, receives the pointer.
+  // ===============================================================================================
+  const SETTLE_FALLBACK_MS = 50; // when requestAnimationFrame does not fire (hidden tabs)
+  const SMOOTH_SCROLL_LIMIT_MS = 2000;
+
+  function fullyInside(box, vp) {
+    return box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width && box.y + box.height <= vp.height;
+  }
+
+  /** The element that receives pointer actions: a visible <label> for visually hidden checkboxes. */
+  function pointerTarget(item) { return item.proxy && isConnected(item.proxy) ? item.proxy : item.el; }
+
+  /** Scrolls the element to the center of its viewport(s) when it is not fully inside them. */
+  function scrollIntoViewIfNeeded(item) {
+    const target = pointerTarget(item);
+    const vis = visibilityOf(target, newVisibilityCache());
+    const r = vis.rect;
+    const local = { x: r.left, y: r.top, width: r.width, height: r.height };
+    const shown = !vis.view || isSameBox(intersect(vis.view, boxOf(r)), boxOf(r));
+    const inside = shown && fullyInside(local, viewportSize(ownerDocument(target))) &&
+        fullyInside(topRect(target, item.ctx.chain), viewportSize(TOP_DOC));
+    if (inside) return false;
+    try {
+      scrollIntoView(target, { block: 'center', inline: 'center', behavior: 'instant' });
+    } catch (e) {
+      scrollIntoView(target, true);
+    }
+    return true;
+  }
+
+  /** Click point: center (or center + offset) of the first non-empty box, in both coordinate systems. */
+  function actionPoint(item, offset) {
+    const target = pointerTarget(item);
+    let r = getRect(target);
+    const boxes = getClientRects(target);
+    if (boxes.length > 1) {
+      const first = find(boxes, (b) => b.width > 0 && b.height > 0);
+      if (first) r = first;
+    }
+    if (r.width === 0 || r.height === 0) r = childrenUnion(target) || r;
+    const ox = offset && numIsFinite(+offset.x) ? +offset.x : 0;
+    const oy = offset && numIsFinite(+offset.y) ? +offset.y : 0;
+    const lx = r.left + r.width / 2 + ox;
+    const ly = r.top + r.height / 2 + oy;
+    const off = frameOffset(item.ctx.chain);
+    return { x: lx + off.x, y: ly + off.y, lx, ly,
+      rect: { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height } };
+  }
+
+  /** Deepest element at (x, y) of a document or shadow root, through open shadow roots. */
+  function deepElementFromPoint(root, x, y) {
+    let hit = nodeType(root) === DOCUMENT_NODE ? docElementFromPoint(root, x, y)
+        : srElementFromPoint(root, x, y);
+    for (let guard = 0; hit && guard < 32; guard++) {
+      const sr = shadowRoot(hit);
+      if (!sr) break;
+      const inner = srElementFromPoint(sr, x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  /** Hit test at top-level (x, y), descending through the item's iframe chain. */
+  function hitAt(chain, x, y) {
+    let doc = TOP_DOC;
+    let lx = x;
+    let ly = y;
+    let hit = deepElementFromPoint(doc, lx, ly);
+    for (let i = 0; i < chain.length; i++) {
+      if (hit !== chain[i]) return hit;
+      const o = frameContentOrigin(chain[i]);
+      lx -= o.x;
+      ly -= o.y;
+      doc = safeContentDocument(chain[i]);
+      if (!doc) return hit;
+      hit = deepElementFromPoint(doc, lx, ly);
+    }
+    return hit;
+  }
+
+  /** Parent in the flat tree: the assigned <slot> for slotted nodes, else the composed parent. */
+  function flatParent(n) {
+    let slot = null;
+    try {
+      slot = n.assignedSlot;
+    } catch (e) {
+      slot = null;
+    }
+    return slot || composedParent(n);
+  }
+
+  function flatContains(outer, inner) {
+    for (let n = inner; n; n = flatParent(n)) if (n === outer) return true;
+    return false;
+  }
+
+  /**
+   * True when a press at `pt`, whose topmost element is `hit`, reaches the item: `hit` is inside it
+   * in the flat tree (slotted content counts), is one of its labels, or is the shadow host whose
+   * slotted text sits in the item at that point.
+   */
+  function receivesPointer(item, hit, pt) {
+    if (!hit) return false;
+    const target = pointerTarget(item);
+    if (flatContains(target, hit) || flatContains(item.el, hit)) return true;
+    if (find(labelsOf(item.el), (l) => flatContains(l, hit)) !== null) return true;
+    if (shadowRoot(hit) && composedContains(hit, target) && pt) {
+      const r = getRect(target);
+      return pt.lx >= r.left && pt.lx <= r.left + r.width && pt.ly >= r.top && pt.ly <= r.top + r.height;
+    }
+    return false;
+  }
+
+  /** Where pointer events go: the topmost element inside the item, else the item itself. */
+  function eventTarget(item, hit) {
+    const target = pointerTarget(item);
+    return hit && (flatContains(target, hit) || flatContains(item.el, hit)) &&
+        !composedContains(hit, target) ? hit : target;
+  }
+
+  /**
+   * Runs the actionability checks of `check` ("click", "type", "hover") and returns the point.
+   * Throws ELEMENT_NOT_VISIBLE, ELEMENT_DISABLED or ELEMENT_NOT_INTERACTABLE with a hint.
+   */
+  function ensureActionable(item, opts) {
+    if (opts.scroll) scrollIntoViewIfNeeded(item);
+    const target = pointerTarget(item);
+    const vis = visibilityOf(target, newVisibilityCache());
+    if (!vis.visible) {
+      throw fail('ELEMENT_NOT_VISIBLE', 'element ' + itemLabel(item) + ' is not visible (' +
+          vis.reason + '); wait for it with wait_for visible, or scan again');
+    }
+    if (opts.check !== 'hover' && isDisabled(item.el)) {
+      throw fail('ELEMENT_DISABLED', 'element ' + itemLabel(item) +
+          ' is disabled; wait for it to be enabled (wait_for enabled) or fill the fields it depends on');
+    }
+    if (opts.check === 'type' && isReadonly(item.el)) {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is read-only; it cannot be typed into');
+    }
+    const pt = actionPoint(item, opts.offset);
+    const vp = viewportSize(TOP_DOC);
+    if (pt.x < 0 || pt.y < 0 || pt.x >= vp.width || pt.y >= vp.height) {
+      throw fail('ELEMENT_NOT_VISIBLE', 'element ' + itemLabel(item) + ' is outside the viewport at (' +
+          round(pt.x) + ', ' + round(pt.y) + ')' + (opts.scroll ? '' : '; use scroll_into_view'));
+    }
+    const hit = hitAt(item.ctx.chain, pt.x, pt.y);
+    if (!opts.force && opts.check !== 'type' && !receivesPointer(item, hit, pt)) {
+      const who = hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' +
+          describe(hit) + ' would get the click' : 'is covered by ' + describe(hit);
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' ' + who + ' at (' +
+          round(pt.x) + ', ' + round(pt.y) + '); dismiss the covering element (dismiss_popups, ' +
+          'accept_cookies) or retry with force');
+    }
+    return { pt, hit };
+  }
+
+  function itemSelector(item) { return fullSelector(item.el, item.ctx.chain); }
+
+  // ----- events -----
+
+  function eventCtor(el, name) {
+    const win = windowOf(el);
+    return (win && win[name]) || G[name];
+  }
+
+  /** Dispatches a new `ctorName` event on `target`; returns false when it was canceled. */
+  function fire(target, ctorName, type, init) {
+    const Ctor = eventCtor(target, ctorName) || eventCtor(target, 'Event');
+    const ev = new Ctor(type, init);
+    if (init.legacyKeyCode !== undefined) {
+      each(['keyCode', 'which', 'charCode'], (k) => {
+        const v = k === 'charCode' ? init.legacyCharCode || 0 : init.legacyKeyCode;
+        try {
+          defineProperty(ev, k, { get: () => v });
+        } catch (e) {
+          // read-only in this engine: keep the default
+        }
+      });
+    }
+    dispatchEvent(target, ev);
+    return !eventDefaultPrevented(ev);
+  }
+
+  const MODIFIER_KEYS = { control: 'ctrlKey', ctrl: 'ctrlKey', shift: 'shiftKey', alt: 'altKey',
+    meta: 'metaKey', cmd: 'metaKey', command: 'metaKey' };
+
+  function modifierFlags(list) {
+    const flags = { ctrlKey: false, shiftKey: false, altKey: false, metaKey: false };
+    if (!isArray(list)) return flags;
+    each(list, (m) => {
+      const k = MODIFIER_KEYS[lc(m)];
+      if (!k) {
+        throw fail('SCRIPT_ERROR', 'unknown modifier "' + m + '"; use Control, Shift, Alt or Meta');
+      }
+      flags[k] = true;
+    });
+    return flags;
+  }
+
+  function mouseInit(target, pt, button, buttons, detail, flags) {
+    return { bubbles: true, cancelable: true, composed: true, view: windowOf(target), detail,
+      screenX: pt.x, screenY: pt.y, clientX: pt.lx, clientY: pt.ly, button, buttons,
+      ctrlKey: flags.ctrlKey, shiftKey: flags.shiftKey, altKey: flags.altKey, metaKey: flags.metaKey,
+      pointerId: 1, pointerType: 'mouse', isPrimary: true, width: 1, height: 1,
+      pressure: buttons ? 0.5 : 0 };
+  }
+
+  function firePointer(target, type, init) {
+    if (eventCtor(target, 'PointerEvent')) fire(target, 'PointerEvent', type, init);
+  }
+
+  /**
+   * Moves the (virtual) pointer onto `target`: out/leave events for what it leaves, over/enter for
+   * what it enters (enter/leave go to every ancestor crossed, as browsers do), then move events.
+   */
+  function dispatchHover(target, pt, flags) {
+    const init = mouseInit(target, pt, 0, 0, 0, flags);
+    const quiet = mouseInit(target, pt, 0, 0, 0, flags);
+    quiet.bubbles = false;
+    quiet.cancelable = false;
+    const prev = state.hovered && isConnected(state.hovered) ? state.hovered : null;
+    if (prev !== target) {
+      if (prev) {
+        firePointer(prev, 'pointerout', init);
+        fire(prev, 'MouseEvent', 'mouseout', init);
+        each(exclusiveAncestors(prev, target), (n) => {
+          firePointer(n, 'pointerleave', quiet);
+          fire(n, 'MouseEvent', 'mouseleave', quiet);
+        });
+      }
+      firePointer(target, 'pointerover', init);
+      fire(target, 'MouseEvent', 'mouseover', init);
+      const entered = exclusiveAncestors(target, prev);
+      for (let i = entered.length - 1; i >= 0; i--) {
+        firePointer(entered[i], 'pointerenter', quiet);
+        fire(entered[i], 'MouseEvent', 'mouseenter', quiet);
+      }
+      state.hovered = target;
+    }
+    firePointer(target, 'pointermove', init);
+    fire(target, 'MouseEvent', 'mousemove', init);
+  }
+
+  /** `el` and its flat-tree ancestors that do not contain `other` (innermost first). */
+  function exclusiveAncestors(el, other) {
+    const out = [];
+    for (let n = el; n; n = flatParent(n)) {
+      if (other && flatContains(n, other)) break;
+      push(out, n);
+    }
+    return out;
+  }
+
+  const BUTTONS = { left: [0, 1], middle: [1, 4], right: [2, 2] };
+
+  /** The realistic event sequence of one or two clicks with `button`. */
+  function dispatchClick(target, pt, button, count, flags) {
+    const codes = BUTTONS[button];
+    dispatchHover(target, pt, flags);
+    for (let i = 1; i <= count; i++) {
+      firePointer(target, 'pointerdown', mouseInit(target, pt, codes[0], codes[1], i, flags));
+      const down = fire(target, 'MouseEvent', 'mousedown', mouseInit(target, pt, codes[0], codes[1], i, flags));
+      if (down && i === 1) focusOnPress(target);
+      firePointer(target, 'pointerup', mouseInit(target, pt, codes[0], 0, i, flags));
+      fire(target, 'MouseEvent', 'mouseup', mouseInit(target, pt, codes[0], 0, i, flags));
+      if (button === 'left') fire(target, 'MouseEvent', 'click', mouseInit(target, pt, 0, 0, i, flags));
+      else if (button === 'middle') fire(target, 'MouseEvent', 'auxclick', mouseInit(target, pt, 1, 0, i, flags));
+      else fire(target, 'MouseEvent', 'contextmenu', mouseInit(target, pt, 2, 0, i, flags));
+    }
+    if (count === 2 && button === 'left') {
+      fire(target, 'MouseEvent', 'dblclick', mouseInit(target, pt, 0, 0, 2, flags));
+    }
+  }
+
+  function isFocusable(el) {
+    const tag = tagOf(el);
+    if (isDisabled(el) && (tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea')) {
+      return false;
+    }
+    if (hasAttribute(el, 'tabindex')) return true;
+    if (tag === 'a' || tag === 'area') return hasAttribute(el, 'href');
+    if (tag === 'button' || tag === 'input' || tag === 'select' || tag === 'textarea' ||
+        tag === 'summary' || tag === 'iframe') {
+      return true;
+    }
+    return isEditable(el) && isEditingHost(el);
+  }
+
+  /** What a real press does: focus the closest focusable ancestor, or blur the active element. */
+  function focusOnPress(target) {
+    for (let n = target; n; n = composedParent(n)) {
+      if (isFocusable(n)) {
+        if (deepActiveElement(ownerDocument(n)) !== n) focus(n, { preventScroll: true });
+        return;
+      }
+    }
+    const active = deepActiveElement(ownerDocument(target));
+    if (active && tagOf(active) !== 'body' && active.blur) blur(active);
+  }
+
+  // ----- change watching: DOM mutations and navigation during an action -----
+
+  /** Starts counting mutations and watching for unloads; call stop() for the result. */
+  function startWatch(item) {
+    const counts = { added: 0, removed: 0, modified: 0 };
+    const modified = new B.Set();
+    const touch = (el) => {
+      if (el && !setHas(modified, el)) {
+        setAdd(modified, el);
+        counts.modified++;
+      }
+    };
+    // Elements added/removed count as such; text and attribute changes modify their element.
+    const tally = (records) => {
+      each(records, (r) => {
+        if (r.type !== 'childList') {
+          touch(r.type === 'characterData' ? parentNode(r.target) : r.target);
+          return;
+        }
+        let textChanged = false;
+        each(r.addedNodes, (n) => { if (nodeType(n) === ELEMENT_NODE) counts.added++; else textChanged = true; });
+        each(r.removedNodes, (n) => { if (nodeType(n) === ELEMENT_NODE) counts.removed++; else textChanged = true; });
+        if (textChanged) touch(r.target);
+      });
+    };
+    const mo = new B.MutationObserver(tally);
+    const roots = sliceArr(state.roots, 0, state.roots.length);
+    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+    each(roots, (root) => {
+      try {
+        moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
+      } catch (e) {
+        // a root that went away: nothing to watch there
+      }
+    });
+    const wins = [TOP_WINDOW];
+    if (item) each(item.ctx.chain, (f) => { const d = safeContentDocument(f); if (d && docView(d)) push(wins, docView(d)); });
+    const hrefs = map(wins, (w) => safeHref(w));
+    let unloading = false;
+    const onUnload = () => { unloading = true; };
+    each(wins, (w) => {
+      addListener(w, 'beforeunload', onUnload, true);
+      addListener(w, 'pagehide', onUnload, true);
+    });
+    return {
+      unloading: () => unloading,
+      stop() {
+        tally(moTakeRecords(mo));
+        moDisconnect(mo);
+        each(wins, (w) => {
+          removeListener(w, 'beforeunload', onUnload, true);
+          removeListener(w, 'pagehide', onUnload, true);
+        });
+        let navigated = unloading;
+        each(wins, (w, i) => { if (safeHref(w) !== hrefs[i]) navigated = true; });
+        return { navigated, changes: counts };
+      },
+    };
+  }
+
+  function safeHref(win) {
+    try {
+      return str(win.location.href);
+    } catch (e) {
+      return '';
+    }
+  }
+
+  /** Resolves after microtasks and one animation frame (or a short fallback in hidden tabs). */
+  function settle() {
+    return new B.Promise((resolve) => {
+      let done = false;
+      const finish = () => {
+        if (done) return;
+        done = true;
+        resolve();
+      };
+      try {
+        B.requestAnimationFrame(() => B.setTimeout(finish, 0));
+      } catch (e) {
+        // no rAF in this context: the fallback timer finishes
+      }
+      B.setTimeout(finish, SETTLE_FALLBACK_MS);
+    });
+  }
+
+  function sleep(ms) { return new B.Promise((resolve) => { B.setTimeout(resolve, ms); }); }
+
+  // ===============================================================================================
+  // 14. Commands (spec §3).
+  // ===============================================================================================
+
+  function requireId(cmd, name) {
+    if (!hasOwn(cmd, 'id') || cmd.id === null || cmd.id === undefined) {
+      throw fail('ELEMENT_NOT_FOUND', name + ' needs "id", an element id from the last scan');
+    }
+    return lookup(cmd.id);
+  }
+
+  function actionOptions(cmd, check) {
+    return { check, force: param(cmd, 'force', false) === true,
+      scroll: param(cmd, 'scroll_into_view', true) !== false, offset: param(cmd, 'offset', null) };
+  }
+
+  /** point: actionability checks only; the backend clicks natively at (x, y). */
+  function cmdPoint(cmd) {
+    const item = requireId(cmd, 'point');
+    const check = str(param(cmd, 'check', 'click'));
+    if (check !== 'click' && check !== 'type' && check !== 'hover') {
+      throw fail('SCRIPT_ERROR', 'point check must be "click", "type" or "hover", got "' + check + '"');
+    }
+    const { pt } = ensureActionable(item, actionOptions(cmd, check));
+    return { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
+      selector: itemSelector(item) };
+  }
+
+  async function cmdClick(cmd) {
+    const item = requireId(cmd, 'click');
+    const button = str(param(cmd, 'button', 'left'));
+    if (!BUTTONS[button]) {
+      throw fail('SCRIPT_ERROR', 'button must be "left", "right" or "middle", got "' + button + '"');
+    }
+    const count = mathMax(1, mathMin(3, mathFloor(+param(cmd, 'click_count', 1)) || 1));
+    const flags = modifierFlags(param(cmd, 'modifiers', []));
+    return clickItem(item, actionOptions(cmd, 'click'), button, count, flags);
+  }
+
+  async function clickItem(item, opts, button, count, flags) {
+    const { pt, hit } = ensureActionable(item, opts);
+    const target = eventTarget(item, hit);
+    const watch = startWatch(item);
+    dispatchClick(target, pt, button, count, flags);
+    if (!watch.unloading()) await settle();
+    const result = watch.stop();
+    return { action: 'click', id: item.id, selector: itemSelector(item), x: round(pt.x),
+      y: round(pt.y), button, click_count: count, navigated: result.navigated,
+      changes: result.changes };
+  }
+
+  async function cmdHover(cmd) {
+    const item = requireId(cmd, 'hover');
+    const { pt, hit } = ensureActionable(item, actionOptions(cmd, 'hover'));
+    const target = eventTarget(item, hit);
+    const watch = startWatch(item);
+    dispatchHover(target, pt, modifierFlags([]));
+    await settle();
+    const result = watch.stop();
+    return { action: 'hover', id: item.id, selector: itemSelector(item), x: round(pt.x),
+      y: round(pt.y), changes: result.changes };
+  }
+
+  function cmdFocus(cmd) {
+    const item = requireId(cmd, 'focus');
+    if (isDisabled(item.el)) {
+      throw fail('ELEMENT_DISABLED', 'element ' + itemLabel(item) + ' is disabled and cannot take focus; wait for it to be enabled');
+    }
+    focus(item.el, { preventScroll: false });
+    const focused = deepActiveElement(TOP_DOC) === item.el;
+    if (!focused) {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' cannot take keyboard focus; click it instead');
+    }
+    return { action: 'focus', id: item.id, focused };
+  }
+
+  // ----- typing -----
+
+  const WHOLE_VALUE_TYPES = { date: 1, 'datetime-local': 1, month: 1, week: 1, time: 1, color: 1,
+    range: 1 };
+  const ACCUMULATE_TYPES = { number: 1, email: 1 };
+
+  /** "input", "textarea", "editable" or null for elements that cannot take text. */
+  function editKind(el) {
+    const tag = tagOf(el);
+    if (tag === 'input') return NON_TEXT_INPUTS[lc(attr(el, 'type'))] && !WHOLE_VALUE_TYPES[lc(attr(el, 'type'))] ? null : 'input';
+    if (tag === 'textarea') return 'textarea';
+    if (isEditable(el)) return 'editable';
+    return null;
+  }
+
+  function currentValue(el, kind) {
+    if (kind === 'input') return str(inputValue(el));
+    if (kind === 'textarea') return str(textareaValue(el));
+    return str(safeInnerText(el));
+  }
+
+  /** Sets the value through the prototype setter so React/Vue value trackers see a change. */
+  function setNativeValue(el, kind, value) {
+    if (kind === 'input') setInputValue(el, value);
+    else setTextareaValue(el, value);
+  }
+
+  function keyInit(el, key, code, keyCode, charCode) {
+    return { key, code, bubbles: true, cancelable: true, composed: true, view: windowOf(el),
+      legacyKeyCode: keyCode, legacyCharCode: charCode };
+  }
+
+  function keyDescriptor(ch) {
+    if (ch === '\n') return { key: 'Enter', code: 'Enter', keyCode: 13 };
+    const letter = reTest(/^[a-z]$/i, ch);
+    const digit = reTest(/^[0-9]$/, ch);
+    const code = letter ? 'Key' + toUpper(ch) : digit ? 'Digit' + ch : ch === ' ' ? 'Space' : '';
+    const keyCode = letter ? charCodeAt(toUpper(ch), 0) : digit || ch === ' ' ? charCodeAt(ch, 0) : 0;
+    return { key: ch, code, keyCode };
+  }
+
+  function inputEventInit(el, inputType, data) {
+    return { bubbles: true, cancelable: inputType !== null, composed: true, inputType, data,
+      view: windowOf(el) };
+  }
+
+  /** Types one character like a keyboard: keydown, keypress, beforeinput, value, input, keyup. */
+  function typeChar(el, kind, ch, acc) {
+    const k = keyDescriptor(ch);
+    const cc = charCodeAt(ch, 0);
+    let proceed = fire(el, 'KeyboardEvent', 'keydown', keyInit(el, k.key, k.code, k.keyCode, 0));
+    if (proceed && !(ch === '\n' && kind === 'input')) {
+      proceed = fire(el, 'KeyboardEvent', 'keypress', keyInit(el, k.key, k.code, cc, cc));
+    }
+    if (proceed && !(ch === '\n' && kind === 'input')) insertText(el, kind, ch, acc);
+    fire(el, 'KeyboardEvent', 'keyup', keyInit(el, k.key, k.code, k.keyCode, 0));
+  }
+
+  function insertText(el, kind, ch, acc) {
+    const inputType = ch === '\n' ? 'insertLineBreak' : 'insertText';
+    if (kind === 'editable') {
+      if (docExecCommand(ownerDocument(el), 'insertText', false, ch)) return;
+      if (!fire(el, 'InputEvent', 'beforeinput', inputEventInit(el, inputType, ch))) return;
+      appendTextNode(el, ch);
+      fire(el, 'InputEvent', 'input', inputEventInit(el, inputType, ch));
+      return;
+    }
+    if (!fire(el, 'InputEvent', 'beforeinput', inputEventInit(el, inputType, ch))) return;
+    const max = kind === 'input' || kind === 'textarea' ? +attr(el, 'maxlength') : 0;
+    const type = lc(attr(el, 'type'));
+    const base = ACCUMULATE_TYPES[type] ? acc.value : currentValue(el, kind);
+    if (max > 0 && base.length >= max) return;
+    acc.value = base + ch;
+    setNativeValue(el, kind, acc.value);
+    fire(el, 'InputEvent', 'input', inputEventInit(el, inputType, ch));
+  }
+
+  function appendTextNode(el, text) {
+    const doc = ownerDocument(el);
+    el.appendChild(doc.createTextNode(text));
+    caretToEnd(el);
+  }
+
+  function caretToEnd(el) {
+    const win = windowOf(el);
+    const sel = B.getSelection ? B.getSelection(win) : null;
+    if (!sel) return;
+    const range = docCreateRange(ownerDocument(el));
+    rangeSelectContents(range, el);
+    rangeCollapse(range, false);
+    selRemoveAll(sel);
+    selAddRange(sel, range);
+  }
+
+  /** Empties a field the way select-all + Delete does. */
+  function clearField(el, kind) {
+    if (kind === 'editable') {
+      const win = windowOf(el);
+      const sel = B.getSelection ? B.getSelection(win) : null;
+      if (sel) {
+        const range = docCreateRange(ownerDocument(el));
+        rangeSelectContents(range, el);
+        selRemoveAll(sel);
+        selAddRange(sel, range);
+      }
+      if (!safeInnerText(el) || docExecCommand(ownerDocument(el), 'delete', false, null)) return;
+      el.textContent = '';
+      fire(el, 'InputEvent', 'input', inputEventInit(el, 'deleteContentBackward', null));
+      return;
+    }
+    if (currentValue(el, kind) === '') return;
+    if (!fire(el, 'InputEvent', 'beforeinput', inputEventInit(el, 'deleteContentBackward', null))) return;
+    setNativeValue(el, kind, '');
+    fire(el, 'InputEvent', 'input', inputEventInit(el, 'deleteContentBackward', null));
+  }
+
+  function focusForTyping(el, kind) {
+    const doc = ownerDocument(el);
+    if (deepActiveElement(TOP_DOC) !== el) {
+      fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+      focus(el, { preventScroll: true });
+      fire(el, 'MouseEvent', 'mouseup', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+    }
+    if (kind === 'editable') caretToEnd(el);
+    else if (kind === 'input' || kind === 'textarea') {
+      const len = currentValue(el, kind).length;
+      try {
+        if (kind === 'input') setSelectionRange(el, len, len);
+        else textareaSetSelectionRange(el, len, len);
+      } catch (e) {
+        // email/number inputs have no selection API; the value is appended anyway
+      }
+    }
+    return doc;
+  }
+
+  function editableItem(cmd, name) {
+    const item = requireId(cmd, name);
+    const kind = editKind(item.el);
+    if (!kind) {
+      const hint = item.type === 'select' ? 'use select' : item.type === 'checkbox' ||
+          item.type === 'radio' ? 'use check or uncheck' : 'use click';
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' does not take text (' +
+          item.tag + '); ' + hint);
+    }
+    return { item, kind };
+  }
+
+  async function cmdType(cmd) {
+    const { item, kind } = editableItem(cmd, 'type');
+    if (!hasOwn(cmd, 'text') || cmd.text === null || typeof cmd.text === 'object') {
+      throw fail('SCRIPT_ERROR', 'type needs "text", the string to type');
+    }
+    const text = str(cmd.text);
+    const clear = param(cmd, 'clear', true) !== false;
+    const delay = mathMax(0, +param(cmd, 'delay', 0) || 0);
+    const el = item.el;
+    ensureActionable(item, actionOptions(cmd, 'type'));
+    focusForTyping(el, kind);
+    const before = currentValue(el, kind);
+    if (clear) clearField(el, kind);
+    const type = lc(attr(el, 'type'));
+    if (kind === 'input' && WHOLE_VALUE_TYPES[type]) {
+      setNativeValue(el, kind, text);
+      fire(el, 'InputEvent', 'input', inputEventInit(el, 'insertText', text));
+    } else {
+      const acc = { value: currentValue(el, kind) };
+      for (let i = 0; i < text.length; i++) {
+        typeChar(el, kind, text[i], acc);
+        if (delay > 0 && i < text.length - 1) await sleep(delay);
+      }
+    }
+    const after = currentValue(el, kind);
+    if (kind !== 'editable' && after !== before) fire(el, 'Event', 'change', { bubbles: true });
+    return { action: 'type', id: item.id, typed: maskIfPassword(el, text),
+      value: maskIfPassword(el, kind === 'editable' ? collapse(after) : after) };
+  }
+
+  async function cmdClear(cmd) {
+    const { item, kind } = editableItem(cmd, 'clear');
+    ensureActionable(item, actionOptions(cmd, 'type'));
+    focusForTyping(item.el, kind);
+    const before = currentValue(item.el, kind);
+    clearField(item.el, kind);
+    if (kind !== 'editable' && before !== '') fire(item.el, 'Event', 'change', { bubbles: true });
+    return { action: 'clear', id: item.id, value: currentValue(item.el, kind) };
+  }
+
+  // ----- check / uncheck -----
+
+  async function setChecked(cmd, want) {
+    const name = want ? 'check' : 'uncheck';
+    const item = requireId(cmd, name);
+    if (item.type !== 'checkbox' && item.type !== 'radio') {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) +
+          ' is not a checkbox or radio button; use click');
+    }
+    const before = checkedState(item.el, item.tag, item.type);
+    if (before === want) return { action: name, id: item.id, checked: before, changed: false };
+    if (!want && item.type === 'radio') {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'radio button ' + itemLabel(item) +
+          ' cannot be unchecked directly; check another option of its group');
+    }
+    await clickItem(item, actionOptions(cmd, 'click'), 'left', 1, modifierFlags([]));
+    const after = checkedState(item.el, item.tag, item.type);
+    if (after !== want) {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'clicking ' + itemLabel(item) + ' did not ' + name +
+          ' it; the page handles it differently: scan again and click the visible control');
+    }
+    return { action: name, id: item.id, checked: after, changed: true };
+  }
+
+  // ----- select -----
+
+  function optionInfo(o) { return { value: str(optionValue(o)), text: collapse(optionText(o)) }; }
+
+  function selectedInfo(el) {
+    const i = selectSelectedIndex(el);
+    const opts = selectOptions(el);
+    return i >= 0 && i < opts.length ? optionInfo(opts[i]) : { value: '', text: '' };
+  }
+
+  /** Finds option indexes for one wanted value/text/index. */
+  function findOption(opts, by, want) {
+    if (by === 'index') {
+      const n = +want;
+      return numIsInteger(n) && n >= 0 && n < opts.length ? n : -1;
+    }
+    const w = str(want);
+    const exact = (o) => (by === 'value' ? str(optionValue(o)) : collapse(optionText(o))) === w;
+    for (let i = 0; i < opts.length; i++) if (exact(opts[i])) return i;
+    if (by === 'text') {
+      const wl = lc(collapse(w));
+      for (let i = 0; i < opts.length; i++) if (lc(collapse(optionText(opts[i]))) === wl) return i;
+      for (let i = 0; i < opts.length; i++) if (contains_(lc(optionText(opts[i])), wl)) return i;
+    }
+    return -1;
+  }
+
+  function cmdSelect(cmd) {
+    const item = requireId(cmd, 'select');
+    const el = item.el;
+    if (item.tag !== 'select') {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is not a native ' +
+          '<select>; click it to open the list, scan, then click the option');
+    }
+    if (isDisabled(el)) {
+      throw fail('ELEMENT_DISABLED', 'select ' + itemLabel(item) + ' is disabled; wait for it to be enabled');
+    }
+    const by = hasOwn(cmd, 'value') && cmd.value !== null ? 'value'
+        : hasOwn(cmd, 'text') && cmd.text !== null ? 'text'
+        : hasOwn(cmd, 'index') && cmd.index !== null ? 'index' : '';
+    if (!by) throw fail('SCRIPT_ERROR', 'select needs one of "value", "text" or "index"');
+    const wanted = isArray(cmd[by]) ? cmd[by] : [cmd[by]];
+    const opts = selectOptions(el);
+    const indexes = map(wanted, (w) => {
+      const i = findOption(opts, by, w);
+      if (i < 0) {
+        throw fail('ELEMENT_NOT_FOUND', 'no option with ' + by + ' ' + toJson(w) + ' in ' +
+            itemLabel(item) + '; available: ' + join(map(sliceArr(opts, 0, mathMin(opts.length, 30)),
+              (o) => jsonStringify(by === 'value' ? str(optionValue(o)) : collapse(optionText(o)))), ', '));
+      }
+      if (optionDisabled(opts[i])) {
+        throw fail('ELEMENT_DISABLED', 'option ' + jsonStringify(collapse(optionText(opts[i]))) +
+            ' of ' + itemLabel(item) + ' is disabled');
+      }
+      return i;
+    });
+    const previous = selectedInfo(el);
+    focus(el, { preventScroll: true });
+    if (selectMultiple(el)) {
+      each(opts, (o, i) => setOptionSelected(o, includes(indexes, i)));
+    } else {
+      setSelectSelectedIndex(el, indexes[0]);
+    }
+    fire(el, 'Event', 'input', { bubbles: true, composed: true });
+    fire(el, 'Event', 'change', { bubbles: true });
+    const now_ = selectedInfo(el);
+    const out = { action: 'select', id: item.id, value: now_.value, text: now_.text, previous };
+    if (selectMultiple(el)) out.values = selectedValues(el);
+    return out;
+  }
+
+  function selectedValues(el) {
+    return map(filter(selectOptions(el), (o) => optionSelected(o)), (o) => str(optionValue(o)));
+  }
+
+  // ----- scroll -----
+
+  const DIRECTIONS = { up: 1, down: 1, left: 1, right: 1, top: 1, bottom: 1 };
+
+  function scrollState(target) {
+    if (!target) return pageScroll(TOP_DOC);
+    return { x: round(scrollLeft(target)), y: round(scrollTop(target)),
+      max_x: mathMax(0, round(scrollWidth(target) - clientWidth(target))),
+      max_y: mathMax(0, round(scrollHeight(target) - clientHeight(target))) };
+  }
+
+  async function cmdScroll(cmd) {
+    const behavior = str(param(cmd, 'behavior', 'instant'));
+    if (behavior !== 'instant' && behavior !== 'smooth' && behavior !== 'auto') {
+      throw fail('SCRIPT_ERROR', 'behavior must be "instant" or "smooth", got "' + behavior + '"');
+    }
+    if (hasOwn(cmd, 'element') && cmd.element !== null && cmd.element !== undefined) {
+      const item = lookup(cmd.element);
+      const alreadyShown = fullyInside(topRect(pointerTarget(item), item.ctx.chain), viewportSize(TOP_DOC));
+      scrollIntoView(pointerTarget(item), { block: 'center', inline: 'nearest', behavior });
+      if (behavior === 'smooth' && !alreadyShown) {
+        await scrollSettled(TOP_WINDOW, () => { const p = scrollState(null); p.arrived = false; return p; });
+      }
+      const out = scrollState(null);
+      out.element = item.id;
+      out.in_viewport = boxesOverlap(topRect(pointerTarget(item), item.ctx.chain),
+          { x: 0, y: 0, width: viewportSize(TOP_DOC).width, height: viewportSize(TOP_DOC).height });
+      return out;
+    }
+    const container = param(cmd, 'container', null);
+    let target = null;
+    if (container !== null) {
+      const found = resolveAll(str(container));
+      if (!found.length) {
+        throw fail('ELEMENT_NOT_FOUND', 'no element matches container "' + container + '"; check it with exists');
+      }
+      const tag = tagOf(found[0]);
+      target = tag === 'html' || tag === 'body' ? null : found[0];
+    }
+    const direction = lc(param(cmd, 'direction', 'down'));
+    if (!DIRECTIONS[direction]) {
+      throw fail('SCRIPT_ERROR', 'direction must be up, down, left, right, top or bottom, got "' + direction + '"');
+    }
+    const before = scrollState(target);
+    const delta = scrollDelta(direction, param(cmd, 'amount', null), target, before);
+    const opts = { left: delta.x, top: delta.y, behavior };
+    const dest = { x: clamp(before.x + delta.x, 0, before.max_x), y: clamp(before.y + delta.y, 0, before.max_y) };
+    if (target) scrollBy(target, opts);
+    else windowScrollBy(TOP_WINDOW, opts);
+    if (behavior === 'smooth' && (dest.x !== before.x || dest.y !== before.y)) {
+      await scrollSettled(target || TOP_WINDOW, () => {
+        const p = scrollState(target);
+        p.arrived = p.x === round(dest.x) && p.y === round(dest.y);
+        return p;
+      });
+    }
+    const out = scrollState(target);
+    out.moved = out.x !== before.x || out.y !== before.y;
+    return out;
+  }
+
+  /** Pixels to scroll: `amount`, or 80% of the viewport (or container) for "page"/default. */
+  function scrollDelta(direction, amount, target, pos) {
+    const vp = target ? { width: clientWidth(target), height: clientHeight(target) } : viewportSize(TOP_DOC);
+    const horizontal = direction === 'left' || direction === 'right';
+    let px = amount === null || amount === 'page' ? 0.8 * (horizontal ? vp.width : vp.height) : +amount;
+    if (!numIsFinite(px)) throw fail('SCRIPT_ERROR', 'amount must be a number of pixels or "page"');
+    px = round(px);
+    switch (direction) {
+      case 'up': return { x: 0, y: -px };
+      case 'down': return { x: 0, y: px };
+      case 'left': return { x: -px, y: 0 };
+      case 'right': return { x: px, y: 0 };
+      case 'top': return { x: 0, y: -pos.y };
+      default: return { x: 0, y: pos.max_y - pos.y };
+    }
+  }
+
+  /**
+   * Waits until a smooth scroll of `target` (window or element) arrives: a `scroll` event at the
+   * destination, or a `scrollend` once it has moved and then holds for a frame (a stale scrollend
+   * of an earlier scroll is ignored), or the time limit.
+   */
+  function scrollSettled(target, position) {
+    return new B.Promise((resolve) => {
+      const start = position();
+      let moved = false;
+      let finished = false;
+      let timer = 0;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        removeListener(target, 'scrollend', onEnd);
+        removeListener(target, 'scroll', onScroll);
+        B.clearTimeout(timer);
+        resolve();
+      };
+      const onScroll = () => {
+        const p = position();
+        moved = moved || p.x !== start.x || p.y !== start.y;
+        if (p.arrived) done();
+      };
+      const onEnd = () => {
+        if (!moved) return;
+        const p = position();
+        B.requestAnimationFrame(() => {
+          const q = position();
+          if (q.x === p.x && q.y === p.y) done();
+        });
+      };
+      addListener(target, 'scrollend', onEnd);
+      addListener(target, 'scroll', onScroll);
+      timer = B.setTimeout(done, SMOOTH_SCROLL_LIMIT_MS);
+    });
+  }
+
+  // ----- submit -----
+
+  async function cmdSubmit(cmd) {
+    let form;
+    let origin;
+    if (hasOwn(cmd, 'id') && cmd.id !== null && cmd.id !== undefined) {
+      const item = lookup(cmd.id);
+      form = item.tag === 'form' ? item.el : formOf(item.el);
+      origin = 'element ' + itemLabel(item) + ' is not inside a <form>; click its submit button instead';
+    } else {
+      const active = deepActiveElement(TOP_DOC);
+      form = active ? formOf(active) : null;
+      origin = 'the focused element (' + describe(active) + ') is not inside a <form>; pass an id or click the submit button';
+    }
+    if (!form) throw fail('ELEMENT_NOT_FOUND', 'no form to submit: ' + origin);
+    const selector = fullSelector(form, frameChainOf(form));
+    const invalid = invalidFields(form);
+    if (invalid.length) {
+      return { action: 'submit', submitted: false, form: selector, invalid };
+    }
+    const watch = startWatch(null);
+    if (formRequestSubmit) formRequestSubmit(form);
+    else if (fire(form, 'Event', 'submit', { bubbles: true, cancelable: true })) formSubmit(form);
+    if (!watch.unloading()) await settle();
+    const result = watch.stop();
+    return { action: 'submit', submitted: true, form: selector, navigated: result.navigated,
+      changes: result.changes };
+  }
+
+  /** Fields that fail constraint validation (the browser would block the submit). */
+  function invalidFields(form) {
+    if (formCheckValidity(form)) return [];
+    const out = [];
+    each(form.elements, (el) => {
+      let valid = true;
+      try {
+        valid = el.checkValidity ? el.checkValidity() : true;
+      } catch (e) {
+        valid = true;
+      }
+      if (valid) return;
+      const id = wmGet(state.byElement, el);
+      const entry = { selector: fullSelector(el, frameChainOf(el)), message: str(el.validationMessage) };
+      if (id) entry.id = id;
+      push(out, entry);
+    });
+    return out;
+  }
+
+  // ----- queries -----
+
+  function cmdGetValue(cmd) {
+    const item = requireId(cmd, 'get_value');
+    const el = item.el;
+    const checked = checkedState(el, item.tag, item.type);
+    let value;
+    if (checked !== null) value = checked;
+    else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
+    else {
+      const raw = rawValue(el, item.tag, item.type);
+      value = raw === null ? collapse(safeInnerText(el)) : maskIfPassword(el, raw);
+    }
+    return { id: item.id, value };
+  }
+
+  function firstBySelectorOrId(cmd, name) {
+    if (hasOwn(cmd, 'id') && cmd.id !== null && cmd.id !== undefined && !hasOwn(cmd, 'selector')) {
+      return lookup(cmd.id).el;
+    }
+    const selector = param(cmd, 'selector', null);
+    if (selector === null) throw fail('SELECTOR_INVALID', name + ' needs "selector" (CSS, "body" for the page)');
+    const found = resolveAll(str(selector));
+    if (!found.length) {
+      throw fail('ELEMENT_NOT_FOUND', 'no element matches "' + selector + '"; check the selector or scan the page');
+    }
+    return found[0];
+  }
+
+  function cmdGetText(cmd) {
+    const el = firstBySelectorOrId(cmd, 'get_text');
+    const tag = tagOf(el);
+    const text = tag === 'input' || tag === 'textarea' ? maskIfPassword(el, rawValue(el, tag, tag) || '')
+        : strTrim(str(safeInnerText(el)));
+    return { text };
+  }
+
+  function cmdExists(cmd) {
+    const selector = param(cmd, 'selector', null);
+    if (selector === null) throw fail('SELECTOR_INVALID', 'exists needs "selector"');
+    const found = resolveAll(str(selector));
+    const out = { exists: found.length > 0, count: found.length };
+    if (found.length) {
+      const id = wmGet(state.byElement, found[0]);
+      if (id && state.items[id] && state.items[id].el === found[0]) out.id = id;
+      out.visible = isVisible(found[0]);
+    }
+    return out;
+  }
+
+  // ----- wait_for -----
+
+  const CONDITIONS = { visible: 1, hidden: 1, exists: 1, gone: 1, enabled: 1, disabled: 1 };
+
+  /** A probe returns {met, detail}; detail explains the last state for the TIMEOUT message. */
+  function waitProbe(cmd, condition) {
+    if (hasOwn(cmd, 'id') && cmd.id !== null && cmd.id !== undefined && param(cmd, 'selector', null) === null) {
+      // A removed element is allowed here: it satisfies "gone" and "hidden".
+      const item = typeof cmd.id === 'number' ? state.items[cmd.id] : null;
+      if (!item) lookup(cmd.id);
+      const target = () => (isLive(item) ? [item.el] : []);
+      return { describe: itemLabel(item), probe: () => evaluateCondition(condition, target()) };
+    }
+    const selector = param(cmd, 'selector', null);
+    if (selector === null) throw fail('SELECTOR_INVALID', 'wait_for needs "selector" or "id"');
+    resolveAll(str(selector)); // validates the syntax now, not at timeout
+    return { describe: '"' + selector + '"', probe: () => evaluateCondition(condition, resolveAll(str(selector))) };
+  }
+
+  function evaluateCondition(condition, found) {
+    const cache = newVisibilityCache();
+    const anyVisible = find(found, (el) => visibilityOf(el, cache).visible) !== null;
+    switch (condition) {
+      case 'exists': return { met: found.length > 0, detail: 'no element matches' };
+      case 'gone': return { met: found.length === 0, detail: found.length + ' element(s) still match' };
+      case 'visible': return { met: anyVisible, detail: found.length ? 'element exists but is hidden (' + visibilityOf(found[0], cache).reason + ')' : 'no element matches' };
+      case 'hidden': return { met: !anyVisible, detail: 'element is still visible' };
+      case 'enabled': return { met: found.length > 0 && !isDisabled(found[0]), detail: found.length ? 'element is still disabled' : 'no element matches' };
+      default: return { met: found.length > 0 && isDisabled(found[0]), detail: found.length ? 'element is still enabled' : 'no element matches' };
+    }
+  }
+
+  /**
+   * Event-driven wait: re-checks on DOM mutations, transition/animation ends and iframe loads (plus
+   * one animation frame after each, for style that settles late). Never polls on an interval.
+   */
+  async function cmdWaitFor(cmd) {
+    const condition = str(param(cmd, 'condition', ''));
+    if (!CONDITIONS[condition]) {
+      throw fail('SCRIPT_ERROR', 'condition must be one of visible, hidden, exists, gone, enabled, disabled; got "' + condition + '"');
+    }
+    const timeout = mathMax(0, +param(cmd, 'timeout', 30000) || 0);
+    const w = waitProbe(cmd, condition);
+    const t0 = now();
+    if (w.probe().met) return { met: true, waited_ms: 0, condition };
+    return new B.Promise((resolve, reject) => {
+      const stopWatching = watchForChanges(() => {
+        let r;
+        try {
+          r = w.probe();
+        } catch (e) {
+          r = { met: false };
+        }
+        if (!r.met) return false;
+        finish();
+        resolve({ met: true, waited_ms: round(now() - t0), condition });
+        return true;
+      });
+      const timer = B.setTimeout(() => {
+        finish();
+        let detail = '';
+        try {
+          detail = w.probe().detail;
+        } catch (e) {
+          detail = errorText(e);
+        }
+        reject(fail('TIMEOUT', 'wait_for ' + condition + ' ' + w.describe + ' timed out after ' +
+            timeout + ' ms: ' + detail + '; increase timeout or check the condition'));
+      }, timeout);
+      function finish() {
+        B.clearTimeout(timer);
+        stopWatching();
+      }
+    });
+  }
+
+  /** Calls `check` after every relevant change until it returns true; returns an unsubscribe. */
+  function watchForChanges(check) {
+    let stopped = false;
+    let framePending = false;
+    const run = () => { if (!stopped) check(); };
+    const runNowAndNextFrame = () => {
+      if (stopped || check() || framePending) return;
+      framePending = true;
+      B.requestAnimationFrame(() => { framePending = false; run(); });
+    };
+    const mo = new B.MutationObserver(runNowAndNextFrame);
+    const roots = sliceArr(state.roots, 0, state.roots.length);
+    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+    each(roots, (root) => {
+      try {
+        moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
+      } catch (e) {
+        // root no longer exists
+      }
+    });
+    const events = ['transitionend', 'animationend', 'load', 'scroll', 'resize'];
+    each(events, (t) => addListener(TOP_DOC, t, runNowAndNextFrame, true));
+    addListener(TOP_WINDOW, 'resize', runNowAndNextFrame, true);
+    return () => {
+      stopped = true;
+      moDisconnect(mo);
+      each(events, (t) => removeListener(TOP_DOC, t, runNowAndNextFrame, true));
+      removeListener(TOP_WINDOW, 'resize', runNowAndNextFrame, true);
+    };
+  }
+
+  // ----- execute -----
+
+  async function cmdExecute(cmd) {
+    const script = param(cmd, 'script', null);
+    if (typeof script !== 'string') throw fail('SCRIPT_ERROR', 'execute needs "script", a function body');
+    const args = isArray(param(cmd, 'args', [])) ? cmd.args || [] : [];
+    let fn;
+    try {
+      fn = compileScript(script);
+    } catch (e) {
+      throw fail('SCRIPT_ERROR', 'script does not compile: ' + errorText(e) +
+          (reTest(/unsafe-eval|Content Security Policy|EvalError/i, errorText(e))
+            ? ' (the page forbids eval; use the backend\'s own evaluate)' : ''));
+    }
+    let value;
+    try {
+      value = await apply(fn, null, args);
+    } catch (e) {
+      throw fail('SCRIPT_ERROR', 'script threw ' + errorText(e));
+    }
+    return { value: toPlain(value, 0, []) };
+  }
+
+  /** `return (expr)` when the script is a bare expression, else the script as a function body. */
+  function compileScript(script) {
+    try {
+      return new MainFunction('return (\n' + script + '\n);');
+    } catch (e) {
+      return new MainFunction(script);
+    }
+  }
+
+  /** JSON-able copy of any value: elements become {element: selector, id}, cycles "[Circular]". */
+  function toPlain(v, depth, seen) {
+    if (v === null || v === undefined) return null;
+    const t = typeof v;
+    if (t === 'string' || t === 'boolean') return v;
+    if (t === 'number') return numIsFinite(v) ? v : str(v);
+    if (t === 'bigint' || t === 'symbol') return str(v);
+    if (t === 'function') return null;
+    if (depth > 20) return '[Too deep]';
+    if (includes(seen, v)) return '[Circular]';
+    try {
+      const nt = nodeType(v);
+      if (nt === ELEMENT_NODE) {
+        const out = { element: fullSelector(v, frameChainOf(v)) };
+        const id = wmGet(state.byElement, v);
+        if (id) out.id = id;
+        return out;
+      }
+      if (nt) return str(textContent(v));
+    } catch (e) {
+      // not a DOM node
+    }
+    try {
+      return dateToIso(v);
+    } catch (e) {
+      // not a Date
+    }
+    const next = sliceArr(seen, 0, seen.length);
+    push(next, v);
+    if (isArray(v) || (typeof v.length === 'number' && typeof v !== 'string' && !objectKeys(v).length)) {
+      const out = [];
+      for (let i = 0; i < v.length && i < 10000; i++) push(out, toPlain(v[i], depth + 1, next));
+      return out;
+    }
+    if (v instanceof G.Error || (typeof v.message === 'string' && typeof v.stack === 'string')) {
+      return { name: str(v.name), message: str(v.message) };
+    }
+    const out = {};
+    each(objectKeys(v), (k) => {
+      const x = toPlain(v[k], depth + 1, next);
+      if (x !== undefined) out[k] = x;
+    });
+    return out;
+  }
+
+  // ----- version -----
+
+  function cmdVersion() {
+    return {
+      protocol: PROTOCOL_VERSION,
+      scanner: SCANNER_VERSION,
+      features: [
+        'scan', 'scan.max_elements', 'scan.include_hidden', 'scan.near', 'scan.within',
+        'scan.viewport_only', 'scan.patterns', 'scan.shadow_dom', 'scan.same_origin_iframes',
+        'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
+        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
+        'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
+        'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
+        'wait_for', 'execute', 'version', 'selector.pierce',
+      ],
+    };
+  }
+
+  // ===============================================================================================
+  // 15. Dispatcher.
+  // ===============================================================================================
+  const COMMANDS = objectCreate(null);
+  COMMANDS.scan = cmdScan;
+  COMMANDS.click = cmdClick;
+  COMMANDS.point = cmdPoint;
+  COMMANDS.type = cmdType;
+  COMMANDS.clear = cmdClear;
+  COMMANDS.check = (cmd) => setChecked(cmd, true);
+  COMMANDS.uncheck = (cmd) => setChecked(cmd, false);
+  COMMANDS.select = cmdSelect;
+  COMMANDS.scroll = cmdScroll;
+  COMMANDS.focus = cmdFocus;
+  COMMANDS.hover = cmdHover;
+  COMMANDS.submit = cmdSubmit;
+  COMMANDS.get_value = cmdGetValue;
+  COMMANDS.get_text = cmdGetText;
+  COMMANDS.exists = cmdExists;
+  COMMANDS.wait_for = cmdWaitFor;
+  COMMANDS.execute = cmdExecute;
+  COMMANDS.version = cmdVersion;
+
+  function commandNames() { return objectKeys(COMMANDS); }
+
+  function parseCommand(command) {
+    let cmd = command;
+    if (typeof command === 'string') {
+      try {
+        cmd = jsonParse(command);
+      } catch (e) {
+        throw fail('SCRIPT_ERROR', 'command is not valid JSON: ' + errorText(e));
+      }
+    }
+    if (!cmd || typeof cmd !== 'object' || isArray(cmd)) {
+      throw fail('SCRIPT_ERROR', 'command must be a JSON object like {"cmd":"scan"}');
+    }
+    return cmd;
+  }
+
+  async function handle(command) {
+    const t0 = now();
+    let name = '';
+    let response;
+    try {
+      const cmd = parseCommand(command);
+      name = str(param(cmd, 'cmd', ''));
+      const fn = COMMANDS[name];
+      if (!fn) {
+        throw fail('UNKNOWN_COMMAND', 'unknown command "' + name + '"; valid commands: ' +
+            join(commandNames(), ', '));
+      }
+      siblingCache = null;
+      const data = await fn(cmd);
+      siblingCache = null;
+      response = { ok: true, data, timing: { ms: round(now() - t0) } };
+    } catch (e) {
+      response = e && e.tag === ERROR_TAG
+          ? { ok: false, code: e.code, error: e.message }
+          : { ok: false, code: 'SCRIPT_ERROR',
+            error: 'scanner error in ' + (name || 'command') + ': ' + errorText(e) };
+    }
+    try {
+      return toJson(response);
+    } catch (e) {
+      return '{"ok":false,"code":"SCRIPT_ERROR","error":"scanner could not serialize the response"}';
+    }
+  }
+
+  return { handle, protocolVersion: PROTOCOL_VERSION, version: SCANNER_VERSION };
+})()

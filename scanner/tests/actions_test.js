@@ -1,0 +1,345 @@
+// End-to-end tests of the scanner's commands in headless Chromium: each test acts through the
+// protocol and asserts what a user would check on the page (values, text, events, errors).
+'use strict';
+const assert = require('assert');
+const { serve, launch, open, RESOLVE_DEEP } = require('./harness');
+
+const tests = [];
+const test = (name, fn, file, opts = {}) => tests.push({ name, fn, file, opts });
+
+/** Runs a command and asserts it succeeded; returns data. */
+async function ok(t, command) {
+  const r = await t.cmd(command);
+  assert.ok(r.ok, `${command.cmd} failed: ${r.code} ${r.error}`);
+  assert.strictEqual(typeof r.timing.ms, 'number');
+  return r.data;
+}
+
+/** Runs a command and asserts it failed with `code`; returns the message. */
+async function err(t, command, code) {
+  const r = await t.cmd(command);
+  assert.strictEqual(r.ok, false, `${command.cmd} should fail with ${code}`);
+  assert.strictEqual(r.code, code, `expected ${code}, got ${r.code}: ${r.error}`);
+  return r.error;
+}
+
+const byText = (scan, text) => {
+  const e = scan.elements.find((x) => x.text === text);
+  assert.ok(e, `no element with text "${text}" in scan`);
+  return e.id;
+};
+const pageText = (t, selector) => t.evalTest(`(s) => { ${RESOLVE_DEEP}; const e = resolveDeep(s)[0]; return e ? e.textContent : null; }`, selector);
+
+test('response shape, version and errors for bad commands', async (t) => {
+  const v = await ok(t, { cmd: 'version' });
+  assert.strictEqual(v.protocol, '1.0.0');
+  assert.ok(v.features.includes('point') && v.features.includes('wait_for'));
+  const unknown = await err(t, { cmd: 'fly' }, 'UNKNOWN_COMMAND');
+  assert.ok(unknown.includes('scan') && unknown.includes('click'), unknown);
+  await err(t, { cmd: 'exists', selector: 'div[' }, 'SELECTOR_INVALID');
+  await err(t, { cmd: 'click', id: 1 }, 'ELEMENT_NOT_FOUND');
+  const script = await err(t, { cmd: 'execute', script: 'throw new TypeError("boom")' }, 'SCRIPT_ERROR');
+  assert.ok(script.includes('boom'), script);
+  const value = await ok(t, { cmd: 'execute', script: 'return [arguments[0] + 1, document.getElementById("target"), {a: null}]', args: [41] });
+  assert.deepStrictEqual(value.value, [42, { element: '#target' }, { a: null }]);
+  const expr = await ok(t, { cmd: 'execute', script: 'document.title' });
+  assert.strictEqual(expr.value, 'Playground');
+}, 'playground.html');
+
+test('handle accepts JSON strings and never rejects', async (t) => {
+  assert.strictEqual((await t.handleRaw('\'{"cmd":"version"}\'')).ok, true);
+  assert.strictEqual((await t.handleRaw('{ cmd: "version" }')).ok, true);
+  assert.strictEqual((await t.handleRaw('"{not json"')).code, 'SCRIPT_ERROR');
+  assert.strictEqual((await t.handleRaw('[1, 2]')).code, 'SCRIPT_ERROR');
+  assert.strictEqual((await t.handleRaw('undefined')).code, 'SCRIPT_ERROR');
+  assert.strictEqual((await t.handleRaw('{ cmd: "scan", max_elements: "lots" }')).ok, true);
+}, 'playground.html');
+
+test('click dispatches a realistic sequence; double, right, modifiers, offset', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const id = byText(s, 'Event target');
+  const c = await ok(t, { cmd: 'click', id });
+  assert.strictEqual(c.action, 'click');
+  assert.strictEqual(c.selector, '#target');
+  let log = await pageText(t, '#log');
+  const order = log.trim().split('\n').map((l) => l.split(' ')[0]);
+  assert.deepStrictEqual(order.filter((x) => ['pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click'].includes(x)),
+    ['pointerdown', 'mousedown', 'focus', 'pointerup', 'mouseup', 'click']);
+  assert.ok(c.changes.modified >= 1, 'the log changed');
+  await t.evalTest('() => { document.getElementById("log").textContent = ""; }');
+  await ok(t, { cmd: 'click', id, click_count: 2, modifiers: ['Control', 'Shift'], offset: { x: -20, y: 0 } });
+  log = await pageText(t, '#log');
+  assert.ok(/click button=0 detail=2 ctrl=true shift=true/.test(log), log);
+  assert.ok(/dblclick button=0 detail=2/.test(log), log);
+  const xs = [...log.matchAll(/^click .* x=(\d+)/gm)].map((m) => +m[1]);
+  const width = await t.evalTest('() => document.getElementById("target").getBoundingClientRect().width');
+  assert.ok(Math.abs(xs[0] - (width / 2 - 20)) <= 1, `offset applied: ${xs[0]} vs ${width / 2 - 20}`);
+  await t.evalTest('() => { document.getElementById("log").textContent = ""; }');
+  await ok(t, { cmd: 'click', id, button: 'right' });
+  log = await pageText(t, '#log');
+  assert.ok(/contextmenu button=2/.test(log) && !/^click/m.test(log), log);
+  await err(t, { cmd: 'click', id, button: 'side' }, 'SCRIPT_ERROR');
+}, 'playground.html');
+
+test('point returns top-level coordinates that native input can use', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Event target') });
+  await t.page.mouse.click(p.x, p.y); // trusted input at the scanner's point
+  const log = await pageText(t, '#log');
+  assert.ok(/click button=0 detail=1 .*trusted=true/.test(log), log);
+  assert.ok(p.rect.width > 0 && p.selector === '#target');
+  const wrapped = await ok(t, { cmd: 'point', id: byText(s, 'a link whose text wraps over two lines') });
+  const hit = await t.evalTest('(x, y) => document.elementFromPoint(x, y).id', wrapped.x, wrapped.y);
+  assert.strictEqual(hit, 'wrapped', 'a wrapped inline link is hit on its first line box');
+}, 'playground.html');
+
+test('disabled, read-only, pointer-events:none and hover', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const msg = await err(t, { cmd: 'click', id: byText(s, 'Disabled action') }, 'ELEMENT_DISABLED');
+  assert.ok(msg.includes('Disabled action') && msg.includes('enabled'), msg);
+  await err(t, { cmd: 'type', id: byText(s, 'Read only field'), text: 'x' }, 'ELEMENT_NOT_INTERACTABLE');
+  const pe = await err(t, { cmd: 'click', id: byText(s, 'No pointer events') }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(pe.includes('pointer events'), pe);
+  const h = await ok(t, { cmd: 'hover', id: byText(s, 'Account') });
+  assert.ok(h.changes.modified >= 1, 'the menu opened (class changed)');
+  const again = await ok(t, { cmd: 'scan' });
+  assert.ok(again.elements.some((e) => e.text === 'Profile'), 'menu items are visible after hover');
+}, 'playground.html');
+
+test('wait_for is event driven: appear, transition, enable, gone, timeout', async (t) => {
+  let s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Spawn later') });
+  const w = await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#spawned', timeout: 5000 });
+  assert.ok(w.met && w.waited_ms >= 150, JSON.stringify(w));
+  await ok(t, { cmd: 'click', id: byText(s, 'Fade in') });
+  const f = await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#faded', timeout: 5000 });
+  assert.ok(f.met, 'visible after the opacity transition ends');
+  await ok(t, { cmd: 'click', id: byText(s, 'Enable the next button') });
+  s = await ok(t, { cmd: 'scan' });
+  const later = byText(s, 'Enabled later');
+  await ok(t, { cmd: 'wait_for', condition: 'enabled', id: later, timeout: 5000 });
+  await ok(t, { cmd: 'click', id: later });
+  const removeId = byText(s, 'Remove me');
+  await ok(t, { cmd: 'click', id: removeId });
+  await ok(t, { cmd: 'wait_for', condition: 'gone', selector: '#remove-me', timeout: 1000 });
+  await ok(t, { cmd: 'wait_for', condition: 'hidden', id: removeId, timeout: 1000 });
+  const stale = await err(t, { cmd: 'click', id: removeId }, 'ELEMENT_STALE');
+  assert.ok(stale.includes('scan'), stale);
+  const to = await err(t, { cmd: 'wait_for', condition: 'exists', selector: '#never', timeout: 100 }, 'TIMEOUT');
+  assert.ok(to.includes('#never') && to.includes('100'), to);
+  await err(t, { cmd: 'wait_for', condition: 'sideways', selector: '#x' }, 'SCRIPT_ERROR');
+}, 'playground.html');
+
+test('submit without id uses the focused field; click on a link navigates', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'type', id: byText(s, 'City'), text: 'Oslo' });
+  const sub = await ok(t, { cmd: 'submit' });
+  assert.strictEqual(sub.submitted, true);
+  assert.strictEqual(sub.form, '#f2');
+  assert.ok((await pageText(t, '#log')).includes('f2 submitted city=Oslo'));
+  const nav = t.page.waitForURL('**/page2.html');
+  const c = await ok(t, { cmd: 'click', id: byText(s, 'Go to page 2') });
+  assert.strictEqual(c.navigated, true);
+  await nav;
+}, 'playground.html');
+
+test('login form: type, check, click submit; passwords masked', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const lf = s.patterns.find((p) => p.name === 'login_form');
+  const typed = await ok(t, { cmd: 'type', id: lf.email, text: 'me@example.com' });
+  assert.deepStrictEqual([typed.typed, typed.value], ['me@example.com', 'me@example.com']);
+  const pw = await ok(t, { cmd: 'type', id: lf.password, text: 'hunter2' });
+  assert.ok(!JSON.stringify(pw).includes('hunter2'), 'password never echoed');
+  assert.strictEqual((await ok(t, { cmd: 'get_value', id: lf.password })).value, '••••••••');
+  const again = await ok(t, { cmd: 'scan' });
+  assert.ok(!JSON.stringify(again).includes('hunter2'), 'password not in scan');
+  assert.deepStrictEqual(await ok(t, { cmd: 'check', id: lf.remember }), { action: 'check', id: lf.remember, checked: true, changed: true });
+  assert.strictEqual((await ok(t, { cmd: 'check', id: lf.remember })).changed, false);
+  assert.strictEqual((await ok(t, { cmd: 'get_value', id: lf.remember })).value, true);
+  await ok(t, { cmd: 'click', id: lf.submit });
+  assert.strictEqual(await pageText(t, '#result'), 'submitted me@example.com remember');
+  assert.strictEqual((await ok(t, { cmd: 'get_text', selector: '#result' })).text, 'submitted me@example.com remember');
+  await ok(t, { cmd: 'uncheck', id: lf.remember });
+  assert.strictEqual(await t.evalTest('() => document.getElementById("remember").checked'), false);
+  const ex = await ok(t, { cmd: 'exists', selector: '#email' });
+  assert.deepStrictEqual([ex.exists, ex.count, ex.id], [true, 1, lf.email]);
+}, 'login_form.html');
+
+test('controlled inputs see every value (trackers, mask, maxlength, number, date, selects, radios)', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const id = (text) => byText(s, text);
+  await ok(t, { cmd: 'type', id: id('Name'), text: 'Ada' });
+  await ok(t, { cmd: 'type', id: id('Quantity'), text: '12' });
+  assert.strictEqual((await ok(t, { cmd: 'type', id: id('ZIP code'), text: '1234567' })).value, '12345');
+  assert.strictEqual((await ok(t, { cmd: 'type', id: id('Phone'), text: '5551234567' })).value, '(555) 123-4567');
+  await ok(t, { cmd: 'type', id: id('Notes'), text: 'a\nb' });
+  await ok(t, { cmd: 'type', id: id('Date'), text: '2024-05-06' });
+  const sel = await ok(t, { cmd: 'select', id: id('Size'), text: 'medium' });
+  assert.deepStrictEqual([sel.value, sel.text, sel.previous.value], ['m', 'Medium', '']);
+  await ok(t, { cmd: 'select', id: id('Size'), index: 3 });
+  await ok(t, { cmd: 'select', id: id('Toppings'), value: ['ch', 'mu'] });
+  const missing = await err(t, { cmd: 'select', id: id('Size'), text: 'Huge' }, 'ELEMENT_NOT_FOUND');
+  assert.ok(missing.includes('"Small"') && missing.includes('"Large"'), missing);
+  await ok(t, { cmd: 'check', id: id('Express') });
+  await err(t, { cmd: 'uncheck', id: id('Express') }, 'ELEMENT_NOT_INTERACTABLE');
+  const state = JSON.parse(await pageText(t, '#state'));
+  assert.deepStrictEqual(state, { name: 'Ada', qty: '12', zip: '12345', phone: '(555) 123-4567', notes: 'a\nb',
+    when: '2024-05-06', size: 'l', toppings: ['ch', 'mu'], ship: 'exp' });
+  assert.deepStrictEqual((await ok(t, { cmd: 'get_value', id: id('Toppings') })).value, ['ch', 'mu']);
+  await ok(t, { cmd: 'clear', id: id('Name') });
+  assert.strictEqual(JSON.parse(await pageText(t, '#state')).name, '');
+  await ok(t, { cmd: 'type', id: id('Name'), text: ' Lovelace', clear: false });
+  assert.strictEqual((await ok(t, { cmd: 'get_value', id: id('Name') })).value, ' Lovelace');
+}, 'controlled_inputs.html');
+
+test('covered elements: error names the cover, force works, popups dismissed in order', async (t) => {
+  let s = await ok(t, { cmd: 'scan' });
+  const buy = byText(s, 'Buy now');
+  const msg = await err(t, { cmd: 'click', id: buy }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(msg.includes('covered by div#veil'), msg);
+  await err(t, { cmd: 'point', id: buy }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.deepStrictEqual(s.patterns.map((p) => p.name), ['notification_toast', 'promo_popup', 'overlay']);
+  for (const p of s.patterns) await ok(t, { cmd: 'click', id: p.close });
+  s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.patterns, []);
+  await ok(t, { cmd: 'click', id: byText(s, 'Buy now') });
+  assert.strictEqual(await t.page.title(), 'bought');
+}, 'stacked_popups.html');
+
+test('force click reaches a covered element', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Buy now'), force: true });
+  assert.strictEqual(await t.page.title(), 'bought');
+}, 'stacked_popups.html');
+
+test('cookie banner accept removes the banner', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const cb = s.patterns.find((p) => p.name === 'cookie_banner');
+  const c = await ok(t, { cmd: 'click', id: cb.accept });
+  assert.ok(c.changes.removed >= 1);
+  assert.strictEqual((await ok(t, { cmd: 'exists', selector: '#consent-bar' })).exists, false);
+  assert.deepStrictEqual((await ok(t, { cmd: 'scan' })).patterns, []);
+}, 'cookie_banner.html');
+
+test('modal: select inside, submit, close; stale ids', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'select', id: byText(s, 'Country'), value: 'fr' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Save') });
+  assert.strictEqual(await t.page.title(), 'saved fr');
+  const modal = s.patterns.find((p) => p.name === 'modal_dialog');
+  await ok(t, { cmd: 'click', id: modal.close });
+  await err(t, { cmd: 'type', id: byText(s, 'Full name'), text: 'x' }, 'ELEMENT_STALE');
+  await err(t, { cmd: 'click', id: 999 }, 'ELEMENT_NOT_FOUND');
+}, 'modal_dialog.html');
+
+test('same-origin iframes: type, click, nested check, native click at point', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'type', id: byText(s, 'Card number'), text: '4111111111111111' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Pay now') });
+  assert.strictEqual(await pageText(t, '#pay >>> #status'), 'paid 4111111111111111');
+  await ok(t, { cmd: 'check', id: byText(s, 'I agree to the terms') });
+  assert.strictEqual(await t.evalTest(`() => { ${RESOLVE_DEEP}; return resolveDeep('#pay >>> #terms >>> #agree')[0].checked; }`), true);
+  await ok(t, { cmd: 'type', id: byText(s, 'Card number'), text: '5500' });
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Pay now') });
+  await t.page.mouse.click(p.x, p.y);
+  assert.strictEqual(await pageText(t, '#pay >>> #status'), 'paid 5500');
+  assert.strictEqual((await ok(t, { cmd: 'get_text', selector: '#pay >>> #status' })).text, 'paid 5500');
+  const cross = s.frames.find((f) => f.cross_origin);
+  assert.ok(cross && cross.selector === '#ads' && cross.src.includes('frame_cross.html'));
+}, 'iframes.html');
+
+test('shadow DOM: type and click inside open shadow roots; notation in queries', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const lf = s.patterns.find((p) => p.name === 'login_form');
+  await ok(t, { cmd: 'type', id: lf.email, text: 'sh@dow.dom' });
+  await ok(t, { cmd: 'click', id: lf.submit });
+  await ok(t, { cmd: 'click', id: byText(s, 'Bold') });
+  assert.strictEqual(await pageText(t, '#log'), 'login:sh@dow.dom[Bold]');
+  assert.strictEqual((await ok(t, { cmd: 'exists', selector: '#card >>> #u' })).id, lf.email);
+  assert.strictEqual((await ok(t, { cmd: 'get_text', selector: '#card >>> label' })).text, 'Email');
+  await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#toolbar >>> fancy-button >>> button', timeout: 1000 });
+}, 'shadow_dom.html');
+
+test('contenteditable, hidden custom checkbox via its label, ARIA switch', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const typed = await ok(t, { cmd: 'type', id: byText(s, 'Message body'), text: 'Hello world' });
+  assert.strictEqual(typed.value, 'Hello world');
+  await ok(t, { cmd: 'type', id: byText(s, 'Message body'), text: '!', clear: false });
+  await ok(t, { cmd: 'check', id: byText(s, 'Notify followers') });
+  await ok(t, { cmd: 'click', id: byText(s, 'Publish') });
+  assert.strictEqual(await pageText(t, '#log'), 'published:Hello world!:true');
+}, 'widgets.html');
+
+test('ARIA checkbox and switch toggle through clicks', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  assert.strictEqual((await ok(t, { cmd: 'uncheck', id: byText(s, 'Email notifications') })).checked, false);
+  assert.strictEqual((await ok(t, { cmd: 'check', id: byText(s, 'I accept the terms') })).checked, true);
+  assert.strictEqual((await ok(t, { cmd: 'check', id: byText(s, 'Pro') })).checked, true);
+  assert.strictEqual(await t.evalTest('() => document.querySelector("[role=radio]").getAttribute("aria-checked")'), 'false');
+  await err(t, { cmd: 'type', id: byText(s, 'Save changes'), text: 'x' }, 'ELEMENT_NOT_INTERACTABLE');
+  await err(t, { cmd: 'select', id: byText(s, 'Language'), value: 'fr' }, 'ELEMENT_DISABLED');
+}, 'aria_labels.html');
+
+test('scroll: page, directions, container, element; click scrolls into view', async (t) => {
+  const d = await ok(t, { cmd: 'scroll', direction: 'down' });
+  assert.strictEqual(d.y, 640);
+  assert.strictEqual((await ok(t, { cmd: 'scroll', direction: 'up', amount: 100 })).y, 540);
+  const b = await ok(t, { cmd: 'scroll', direction: 'bottom' });
+  assert.strictEqual(b.y, b.max_y);
+  assert.strictEqual((await ok(t, { cmd: 'scroll', direction: 'top' })).y, 0);
+  const box = await ok(t, { cmd: 'scroll', container: '#box', direction: 'down', amount: 60 });
+  assert.deepStrictEqual([box.y, box.max_y], [60, 250]);
+  const s = await ok(t, { cmd: 'scan' });
+  const more = byText(s, 'Load more');
+  const c = await ok(t, { cmd: 'click', id: more });
+  assert.ok(c.y > 0 && c.y < 800, 'clicked inside the viewport');
+  assert.strictEqual(await pageText(t, '#clicked'), 'more');
+  const el = await ok(t, { cmd: 'scroll', element: byText(s, 'Read chapter 5') });
+  assert.strictEqual(el.in_viewport, true);
+  const sm = await ok(t, { cmd: 'scroll', direction: 'top', behavior: 'smooth' });
+  assert.strictEqual(sm.y, 0);
+  await err(t, { cmd: 'scroll', direction: 'sideways' }, 'SCRIPT_ERROR');
+}, 'long_page.html');
+
+test('hostile page in the page world: scan, type, click, wait, execute', async (t) => {
+  const s = await ok(t, { cmd: 'scan' });
+  const lf = s.patterns.find((p) => p.name === 'login_form');
+  assert.ok(lf, 'login form detected despite replaced builtins');
+  await ok(t, { cmd: 'type', id: lf.username, text: 'bob' });
+  await ok(t, { cmd: 'click', id: lf.submit });
+  await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#out', timeout: 1000 });
+  assert.strictEqual((await ok(t, { cmd: 'get_text', selector: '#out' })).text, 'hello bob');
+  const leftovers = await t.evalTest('() => document.querySelectorAll("iframe").length');
+  assert.strictEqual(leftovers, 0, 'the pristine-realm iframe is gone');
+}, 'hostile.html', { world: 'page' });
+
+async function main() {
+  const only = process.argv[2];
+  const site = await serve();
+  const browser = await launch();
+  let failed = 0;
+  try {
+    for (const tc of tests) {
+      if (only && !tc.name.includes(only)) continue;
+      const { name, fn, file, opts } = tc;
+      const t = await open(browser, site.base + file, opts);
+      const t0 = Date.now();
+      try {
+        await fn(t);
+        console.log(`ok   ${name} (${Date.now() - t0} ms)`);
+      } catch (e) {
+        failed++;
+        console.log(`FAIL ${name}\n     ${e.message.split('\n').join(' ')}\n     ${(e.stack.split('\n').find((l) => l.includes('actions_test.js')) || '').trim()}`);
+      } finally {
+        await t.close();
+      }
+    }
+  } finally {
+    await browser.close();
+    site.close();
+  }
+  console.log(failed ? `\n${failed} failed` : '\nall passed');
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((e) => { console.error(e); process.exitCode = 1; });

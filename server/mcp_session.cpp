@@ -1,0 +1,284 @@
+// McpSession: MCP lifecycle and tools over the engine. One worker thread runs tool calls in
+// order, so reads (ping, cancellation) are answered while a tool runs.
+#include "server/mcp_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include "engine/oil.h"
+#include "engine/response.h"
+#include "server/jsonrpc.h"
+#include "server/tools.h"
+
+namespace lscope::mcp {
+namespace {
+
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+
+json toolResult(const std::vector<Response>& responses, bool structured) {
+  json content = json::array();
+  std::string text;
+  bool failed = false;
+  for (const auto& r : responses) {
+    text += (text.empty() ? "" : "\n") + formatResponse(r);
+    failed = failed || r.kind == Response::Kind::kError;
+  }
+  content.push_back({{"type", "text"}, {"text", text}});
+  for (const auto& r : responses) {
+    for (const auto& img : r.images) content.push_back({{"type", "image"}, {"data", img}, {"mimeType", "image/png"}});
+  }
+  json result = {{"content", content}, {"isError", failed}};
+  if (structured) {
+    if (responses.size() == 1) {
+      result["structuredContent"] = responses[0].data;
+    } else {
+      json all = json::array();
+      for (const auto& r : responses) all.push_back(r.data);
+      result["structuredContent"] = {{"ok", !failed}, {"results", all}};
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+const std::vector<std::string>& supportedProtocolVersions() {
+  static const std::vector<std::string> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+  return kVersions;
+}
+
+McpSession::McpSession(const ServerConfig& config, BackendFactory* factory, Outbox* outbox)
+    : config_(config), outbox_(outbox), engine_(factory, config.engine),
+      protocol_version_(supportedProtocolVersions().front()) {
+  worker_ = std::thread([this] { workerLoop(); });
+}
+
+McpSession::~McpSession() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    queue_.clear();
+    for (auto& [id, flag] : running_) flag->cancel();
+  }
+  cv_.notify_all();
+  if (worker_.joinable()) worker_.join();
+}
+
+std::string McpSession::protocolVersion() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return protocol_version_;
+}
+
+bool McpSession::initialized() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return initialized_;
+}
+
+std::optional<json> McpSession::handleText(const std::string& text) {
+  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (msg.is_discarded()) return makeError(nullptr, kParseError, "Parse error: the line is not valid JSON");
+  return handle(msg);
+}
+
+std::optional<json> McpSession::handle(const json& msg) {
+  if (msg.is_array()) {
+    // JSON-RPC batches were removed from MCP in 2025-06-18; we never accepted them.
+    return makeError(nullptr, kInvalidRequest, "Invalid Request: batches are not supported");
+  }
+  Classified c = classify(msg);
+  switch (c.kind) {
+    case MessageKind::kInvalid: {
+      json id = msg.is_object() && msg.contains("id") && (msg["id"].is_string() || msg["id"].is_number_integer())
+                    ? msg["id"]
+                    : json(nullptr);
+      return makeError(id, kInvalidRequest, "Invalid Request: " + c.error);
+    }
+    case MessageKind::kNotification:
+      handleNotification(msg);
+      return std::nullopt;
+    case MessageKind::kResponse:
+      return std::nullopt;  // answers to our requests (none pending that need them yet)
+    case MessageKind::kRequest:
+      return handleRequest(msg);
+  }
+  return std::nullopt;
+}
+
+std::optional<json> McpSession::handleRequest(const json& msg) {
+  const json& id = msg["id"];
+  const std::string method = msg["method"].get<std::string>();
+  json params = msg.contains("params") ? msg["params"] : json::object();
+  if (!params.is_object()) return makeError(id, kInvalidParams, "Invalid params: \"params\" must be an object");
+
+  if (method == "initialize") return makeResult(id, initialize(params));
+  if (method == "ping") return makeResult(id, json::object());
+  if (method == "tools/list") {
+    if (params.contains("cursor") && !params["cursor"].is_string()) {
+      return makeError(id, kInvalidParams, "Invalid params: \"cursor\" must be a string");
+    }
+    if (params.contains("cursor")) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
+    std::string version = protocolVersion();
+    json tools = json::array();
+    for (const auto& t : toolCatalog()) tools.push_back(toolJson(t, version));
+    return makeResult(id, {{"tools", tools}});
+  }
+  if (method == "tools/call") return callTool(id, params);
+  if (method == "logging/setLevel") {
+    static const std::vector<std::string> kLevels = {"debug", "info", "notice", "warning",
+                                                     "error", "critical", "alert", "emergency"};
+    std::string level = params.value("level", "");
+    if (std::find(kLevels.begin(), kLevels.end(), level) == kLevels.end()) {
+      return makeError(id, kInvalidParams, "Invalid params: unknown log level \"" + level + "\"");
+    }
+    std::lock_guard<std::mutex> lock(mu_);
+    log_level_ = level;
+    return makeResult(id, json::object());
+  }
+  return makeError(id, kMethodNotFound, "Method not found: " + method);
+}
+
+json McpSession::initialize(const json& params) {
+  std::string requested = params.value("protocolVersion", "");
+  const auto& versions = supportedProtocolVersions();
+  std::string chosen = std::find(versions.begin(), versions.end(), requested) != versions.end()
+                           ? requested
+                           : versions.front();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    protocol_version_ = chosen;
+    initialize_seen_ = true;
+    if (params.contains("capabilities") && params["capabilities"].is_object()) {
+      client_capabilities_ = params["capabilities"];
+    }
+  }
+  auto client = params.value("clientInfo", json::object());
+  spdlog::info("initialize: client {} {} protocol {} -> {}", client.value("name", "?"),
+               client.value("version", "?"), requested, chosen);
+  return {{"protocolVersion", chosen},
+          {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", json::object()}}},
+          {"serverInfo", {{"name", config_.name}, {"title", "Lemmascope"}, {"version", config_.version}}},
+          {"instructions",
+           "Drive a real browser. Start with goto <url> (it returns the page's elements as [id] lines); "
+           "act with click/type on ids or visible text; every action reports what changed. "
+           "Use run for several OIL lines in one call."}};
+}
+
+void McpSession::handleNotification(const json& msg) {
+  const std::string method = msg["method"].get<std::string>();
+  json params = msg.value("params", json::object());
+  if (method == "notifications/initialized") {
+    std::lock_guard<std::mutex> lock(mu_);
+    initialized_ = true;
+  } else if (method == "notifications/cancelled") {
+    // MCP "Cancellation": stop the request if it is still running; never answer it.
+    if (!params.is_object() || !params.contains("requestId")) return;
+    std::string key = params["requestId"].dump();
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = running_.find(key);
+    if (it != running_.end()) it->second->cancel();
+    for (auto q = queue_.begin(); q != queue_.end(); ++q) {
+      if (q->id.dump() == key) {
+        queue_.erase(q);
+        break;
+      }
+    }
+  }
+  // Other notifications (roots/list_changed, progress from the client) need no action.
+}
+
+std::optional<json> McpSession::callTool(const json& id, const json& params) {
+  if (!params.contains("name") || !params["name"].is_string()) {
+    return makeError(id, kInvalidParams, "Invalid params: tools/call needs a \"name\" string");
+  }
+  std::string name = params["name"].get<std::string>();
+  if (!findTool(name)) return makeError(id, kInvalidParams, "Unknown tool: " + name);
+  json arguments = params.contains("arguments") ? params["arguments"] : json::object();
+  if (!arguments.is_object()) {
+    return makeError(id, kInvalidParams, "Invalid params: \"arguments\" must be an object");
+  }
+  Job job{id, name, arguments, nullptr, std::make_shared<CancelFlag>()};
+  if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")) {
+    job.progress_token = params["_meta"]["progressToken"];
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    running_[id.dump()] = job.cancel;
+    queue_.push_back(std::move(job));
+  }
+  cv_.notify_all();
+  return std::nullopt;
+}
+
+void McpSession::workerLoop() {
+  for (;;) {
+    Job job;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_) return;
+      job = std::move(queue_.front());
+      queue_.pop_front();
+      busy_ = true;
+    }
+    json reply;
+    try {
+      reply = makeResult(job.id, runJob(job));
+    } catch (const std::exception& e) {
+      spdlog::error("tool {} threw: {}", job.tool, e.what());
+      reply = makeError(job.id, kInternalError, std::string("Internal error: ") + e.what());
+    }
+    if (!job.cancel->cancelled()) outbox_->send(reply);  // a cancelled request gets no response
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      running_.erase(job.id.dump());
+      busy_ = false;
+    }
+    cv_.notify_all();  // after the send: drain() returns only once replies are out
+  }
+}
+
+json McpSession::runJob(const Job& job) {
+  CallContext ctx;
+  ctx.cancel = job.cancel;
+  if (!job.progress_token.is_null()) {
+    auto last = std::make_shared<Clock::time_point>(Clock::time_point::min());
+    auto count = std::make_shared<double>(0);
+    ctx.progress = [this, &job, last, count](double, double total, const std::string& message) {
+      // Monotonic and rate-limited (MCP "Progress": progress MUST increase).
+      auto now = Clock::now();
+      if (now - *last < kProgressInterval) return;
+      *last = now;
+      *count += 1;
+      sendProgress(job, *count, total, message);
+    };
+  }
+  bool structured = protocolVersion() >= "2025-06-18";
+  const ToolDef* tool = findTool(job.tool);
+  if (tool->command.empty()) {  // run
+    if (!job.arguments.contains("script") || !job.arguments["script"].is_string()) {
+      Response r = errorResponse("run", Status(codes::kParameterInvalid, "'script' must be a string of OIL lines",
+                                                "{\"script\": \"goto example.com\\nobserve\"}"));
+      return toolResult({r}, structured);
+    }
+    return toolResult(engine_.runScript(job.arguments["script"].get<std::string>(), ctx, true), structured);
+  }
+  auto command = commandFromArgs(tool->command, job.arguments);
+  if (!command) {
+    Response r = errorResponse(job.tool, command.status());
+    return toolResult({r}, structured);
+  }
+  return toolResult({engine_.execute(*command, ctx)}, structured);
+}
+
+void McpSession::sendProgress(const Job& job, double progress, double total, const std::string& message) {
+  json p = {{"progressToken", job.progress_token}, {"progress", progress}};
+  if (total > 0) p["total"] = total;
+  if (!message.empty() && protocolVersion() >= "2025-03-26") p["message"] = message;
+  outbox_->send(makeNotification("notifications/progress", p));
+}
+
+void McpSession::drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait(lock, [this] { return stopping_ || (queue_.empty() && !busy_); });
+}
+
+}  // namespace lscope::mcp

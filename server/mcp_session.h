@@ -1,0 +1,96 @@
+// One MCP session (modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle): the
+// lifecycle, tools/list, tools/call, ping, logging, cancellation, progress. Transports feed it
+// decoded messages; it answers synchronously or later through the Outbox.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend.h"
+#include "engine/session.h"
+
+namespace lscope::mcp {
+
+using json = nlohmann::json;
+
+// Protocol versions we speak, newest first.
+const std::vector<std::string>& supportedProtocolVersions();
+
+// Where messages the session sends on its own go (responses to tool calls, notifications).
+// Thread-safe: called from the session's worker thread.
+class Outbox {
+ public:
+  virtual ~Outbox() = default;
+  virtual void send(const json& message) = 0;
+};
+
+struct ServerConfig {
+  std::string name = "lemmascope";
+  std::string version;
+  SessionOptions engine;
+};
+
+class McpSession {
+ public:
+  // `factory` and `outbox` must outlive the session.
+  McpSession(const ServerConfig& config, BackendFactory* factory, Outbox* outbox);
+  // Cancels the running call, drops queued ones and joins the worker.
+  ~McpSession();
+
+  // Handles one decoded message; returns the immediate reply, if any. tools/call replies come
+  // later through the outbox. Thread-safe with respect to the worker.
+  std::optional<json> handle(const json& message);
+  // Decodes then handles one line of text (-32700 on malformed JSON).
+  std::optional<json> handleText(const std::string& text);
+  // Blocks until every queued tool call has been answered.
+  void drain();
+
+  std::string protocolVersion() const;
+  bool initialized() const;
+
+ private:
+  struct Job {
+    json id;
+    std::string tool;
+    json arguments;
+    json progress_token;  // null when the client asked for no progress
+    std::shared_ptr<CancelFlag> cancel;
+  };
+
+  std::optional<json> handleRequest(const json& msg);
+  void handleNotification(const json& msg);
+  json initialize(const json& params);
+  std::optional<json> callTool(const json& id, const json& params);
+  void workerLoop();
+  json runJob(const Job& job);
+  void sendProgress(const Job& job, double progress, double total, const std::string& message);
+
+  const ServerConfig& config_;
+  Outbox* outbox_;
+  Session engine_;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::string protocol_version_;
+  bool initialize_seen_ = false;
+  bool initialized_ = false;
+  json client_capabilities_ = json::object();
+  std::string log_level_ = "info";
+  std::deque<Job> queue_;
+  std::map<std::string, std::shared_ptr<CancelFlag>> running_;  // id.dump() -> flag
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::thread worker_;
+};
+
+}  // namespace lscope::mcp

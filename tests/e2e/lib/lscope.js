@@ -1,0 +1,89 @@
+// Helpers to run the real lscope binary: an MCP client over stdio, and process inspection
+// (which Chromium processes belong to a given lscope).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const lscopeBin = process.env.LSCOPE_BIN || path.resolve(here, '../../../build/lscope');
+
+// Starts lscope over stdio with the official MCP client; returns {client, transport, stderr}.
+export async function connect(args = [], { env = {} } = {}) {
+  const transport = new StdioClientTransport({
+    command: lscopeBin,
+    args,
+    env: { ...process.env, ...env },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (d) => { stderr += d; });
+  const client = new Client({ name: 'lemmascope-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, transport, stderr: () => stderr };
+}
+
+// The text of a tools/call result.
+export function text(result) {
+  return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+}
+
+// Processes as {pid, ppid, args}.
+export function processes() {
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  return out.split('\n').filter(Boolean).map((line) => {
+    const m = line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/);
+    return { pid: Number(m[1]), ppid: Number(m[2]), args: m[3] };
+  });
+}
+
+// Every process descending from `root` (not including it).
+export function descendants(root) {
+  const all = processes();
+  const out = [];
+  const queue = [root];
+  while (queue.length) {
+    const p = queue.shift();
+    for (const c of all) {
+      if (c.ppid === p) { out.push(c); queue.push(c.pid); }
+    }
+  }
+  return out;
+}
+
+// True while the process runs. A zombie (exited, not yet reaped: this sandbox's PID 1 does not
+// reap orphans) counts as gone.
+export function alive(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+// Resolves when the process exits (or rejects after ms).
+export function waitExit(child, ms = 15000) {
+  return new Promise((resolve, reject) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve({ code: child.exitCode, signal: child.signalCode });
+    const t = setTimeout(() => reject(new Error('process did not exit')), ms);
+    child.once('exit', (code, signal) => { clearTimeout(t); resolve({ code, signal }); });
+  });
+}
+
+// Runs lscope to completion without blocking the event loop (fixture servers live in this
+// process), feeding `input` on stdin. Resolves {status, stdout, stderr}.
+export function runLscope(args, { input = '', env = process.env } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(lscopeBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}

@@ -1,0 +1,168 @@
+// The MCP layer without a browser: golden transcripts (request in, exact response out) from
+// tests/golden/*.jsonl, and the tool catalog's shape.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <fstream>
+#include <mutex>
+#include <cstdlib>
+#include <regex>
+
+#include "server/jsonrpc.h"
+#include "server/mcp_session.h"
+#include "server/tools.h"
+#include "tests/unit/scan_builder.h"
+#include "tests/unit/stub_backend.h"
+
+using namespace lscope;
+using namespace lscope::mcp;
+using lscope::testing::El;
+
+namespace {
+
+class QueueOutbox final : public Outbox {
+ public:
+  void send(const json& message) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    queue_.push_back(message);
+    cv_.notify_all();
+  }
+  // Waits up to 10 s for the next message.
+  std::optional<json> next() {
+    std::unique_lock<std::mutex> lock(mu_);
+    if (!cv_.wait_for(lock, std::chrono::seconds(10), [&] { return !queue_.empty(); })) return std::nullopt;
+    json m = queue_.front();
+    queue_.pop_front();
+    return m;
+  }
+  bool empty() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return queue_.empty();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<json> queue_;
+};
+
+json loginScan() {
+  return lscope::testing::scanJson("", "Sign in",
+                                   {{"input", "email", "Email", "#email"},
+                                    {"input", "password", "Password", "#pw"},
+                                    {"button", "submit", "Sign in", "#go", {"primary"}}});
+}
+
+// Replays a transcript: "> " lines are sent; "< " lines are the expected replies, compared
+// as JSON values. Replies to tools/call arrive through the outbox.
+void replay(const std::string& file) {
+  std::ifstream in(std::string(LSCOPE_SOURCE_DIR) + "/tests/golden/" + file);
+  REQUIRE(in.good());
+  ServerConfig config;
+  config.version = "0.0.0-test";
+  lscope::testing::StubFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  std::string line;
+  int line_no = 0;
+  std::deque<json> pending;
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.size() < 2 || line[0] == '#') continue;
+    std::string body = line.substr(2);
+    if (line[0] == '>') {
+      auto reply = session.handleText(body);
+      if (reply) pending.push_back(*reply);
+      continue;
+    }
+    REQUIRE(line[0] == '<');
+    json expected = json::parse(body);
+    if (pending.empty()) {
+      auto m = outbox.next();
+      REQUIRE_MESSAGE(m.has_value(), file << ":" << line_no << " expected a reply, got none");
+      pending.push_back(*m);
+    }
+    INFO(file << ":" << line_no);
+    if (std::getenv("LSCOPE_GOLDEN_PRINT")) MESSAGE("actual: " << pending.front().dump());
+    CHECK(pending.front() == expected);
+    pending.pop_front();
+  }
+  session.drain();
+  while (std::getenv("LSCOPE_GOLDEN_PRINT") && !outbox.empty()) MESSAGE("unexpected: " << outbox.next()->dump());
+  CHECK(pending.empty());
+  CHECK(outbox.empty());
+}
+
+}  // namespace
+
+TEST_CASE("golden: lifecycle, version negotiation, ping") { replay("mcp_lifecycle.jsonl"); }
+TEST_CASE("golden: every malformed message gets the right JSON-RPC error") { replay("mcp_errors.jsonl"); }
+TEST_CASE("golden: tool calls, tool errors and argument validation") { replay("mcp_tools.jsonl"); }
+
+TEST_CASE("tools/list: names, schemas and annotations are well formed") {
+  std::regex name_re("^[a-zA-Z0-9_-]{1,64}$");
+  for (const auto& t : toolCatalog()) {
+    json j = toolJson(t, "2025-11-25");
+    INFO(t.name);
+    CHECK(std::regex_match(t.name, name_re));
+    CHECK(j["inputSchema"]["type"] == "object");
+    CHECK(j["inputSchema"]["additionalProperties"] == false);
+    CHECK_FALSE(j["description"].get<std::string>().empty());
+    CHECK(j["title"].is_string());
+    CHECK(j["annotations"]["readOnlyHint"].is_boolean());
+    CHECK(j["outputSchema"]["type"] == "object");
+    if (j["inputSchema"].contains("required")) {
+      for (const auto& r : j["inputSchema"]["required"]) CHECK(j["inputSchema"]["properties"].contains(r));
+    }
+  }
+  json back = toolJson(*findTool("back"), "2025-11-25");
+  CHECK(back["inputSchema"] == json{{"type", "object"}, {"additionalProperties", false}});
+  // Older protocol versions do not get fields they do not define.
+  json old = toolJson(*findTool("click"), "2025-03-26");
+  CHECK_FALSE(old.contains("outputSchema"));
+  CHECK_FALSE(old.contains("title"));
+  CHECK(old.contains("annotations"));
+  CHECK(findTool("observe")->annotations["readOnlyHint"] == true);
+  CHECK(findTool("click")->annotations["destructiveHint"] == true);
+}
+
+TEST_CASE("cancellation: a cancelled call gets no response and the session stays usable") {
+  ServerConfig config;
+  lscope::testing::StubFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  session.handleText(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}})");
+  // Cancel before the worker can finish: queue two calls, cancel the second while queued.
+  session.handleText(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"observe"}})");
+  session.handleText(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"observe"}})");
+  session.handleText(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}})");
+  session.handleText(R"({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"url"}})");
+  session.drain();
+  std::vector<json> ids;
+  while (!outbox.empty()) ids.push_back((*outbox.next())["id"]);
+  CHECK(std::find(ids.begin(), ids.end(), json(2)) != ids.end());
+  CHECK(std::find(ids.begin(), ids.end(), json(3)) == ids.end());
+  CHECK(std::find(ids.begin(), ids.end(), json(4)) != ids.end());
+}
+
+TEST_CASE("typing a password never echoes it; it is masked in the page's URL too") {
+  ServerConfig config;
+  json scan = loginScan();
+  lscope::testing::StubFactory factory(scan);
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  session.handleText(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"goto","arguments":{"url":"http://x.test/login"}}})");
+  session.handleText(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"type","arguments":{"target":"password","text":"hunter2!"}}})");
+  session.handleText(R"({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"goto","arguments":{"url":"http://x.test/welcome?password=hunter2%21"}}})");
+  session.drain();
+  std::string all;
+  while (!outbox.empty()) all += outbox.next()->dump();
+  CHECK(all.find("hunter2") == std::string::npos);
+  CHECK(all.find("type [2] \\\"Password\\\" \\\"••••••••\\\"") != std::string::npos);
+  CHECK(all.find("welcome?password=••••••••") != std::string::npos);
+  REQUIRE(factory.last);
+  REQUIRE(factory.last->typed.size() == 1);
+  CHECK(factory.last->typed[0] == "hunter2!");  // the page did receive it
+}

@@ -1,0 +1,87 @@
+// A Backend that replays canned scanner answers: for unit tests of the engine and the MCP
+// layer only. End-to-end tests always use a real browser.
+#pragma once
+
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "engine/backend.h"
+
+namespace lscope::testing {
+
+class StubBackend final : public Backend {
+ public:
+  explicit StubBackend(json scan) : scan_(std::move(scan)) {}
+  std::string describe() const override { return "stub"; }
+  Status navigate(const std::string& url, Deadline) override {
+    url_ = url;
+    ++navigations_;
+    return Status::ok();
+  }
+  Status goBack(Deadline) override { return Status::ok(); }
+  Status goForward(Deadline) override { return Status::ok(); }
+  Status reload(Deadline) override { return Status::ok(); }
+  Result<std::string> currentUrl(Deadline) override { return url_; }
+  Result<json> scanner(const json& command, const std::string&, Deadline) override {
+    commands.push_back(command);
+    std::string cmd = command.value("cmd", "");
+    if (cmd == "scan") {
+      json s = scan_;
+      s["page"]["url"] = url_;
+      return json{{"ok", true}, {"data", s}};
+    }
+    if (cmd == "point") return json{{"ok", true}, {"data", {{"x", 50}, {"y", 60}}}};
+    if (cmd == "get_text") return json{{"ok", true}, {"data", {{"text", "Hello page"}}}};
+    return json{{"ok", true}, {"data", json::object()}};
+  }
+  Status mouseClick(Point at, MouseButton, int, int, Deadline) override {
+    clicks.push_back(at);
+    return Status::ok();
+  }
+  Status mouseMove(Point, Deadline) override { return Status::ok(); }
+  Status insertText(const std::string& text, Deadline) override {
+    typed.push_back(text);
+    return Status::ok();
+  }
+  Status pressKey(const std::string&, int, Deadline) override { return Status::ok(); }
+  Result<std::string> screenshot(Deadline) override { return std::string("iVBORw0KGgo="); }
+  Status waitForNetworkIdle(Millis, Deadline) override { return Status::ok(); }
+  Status waitForLoad(Deadline) override { return Status::ok(); }
+  uint64_t navigationCount() override { return navigations_; }
+  Status waitForNavigation(uint64_t, Deadline) override { return Status(codes::kTimeout, "no navigation"); }
+  Result<std::vector<FrameInfo>> frames(Deadline) override { return std::vector<FrameInfo>{}; }
+  Result<std::vector<TabInfo>> tabs(Deadline) override { return std::vector<TabInfo>{}; }
+  Status switchTab(const std::string&, Deadline) override { return Status::ok(); }
+  Status closeTab(const std::string&, Deadline) override { return Status::ok(); }
+  Status setFiles(const std::string&, const std::string&, const std::vector<std::string>&, Deadline) override {
+    return Status::ok();
+  }
+  std::vector<BrowserEvent> drainEvents() override { return {}; }
+
+  std::vector<json> commands;
+  std::vector<Point> clicks;
+  std::vector<std::string> typed;
+
+ private:
+  json scan_;
+  std::string url_ = "about:blank";
+  uint64_t navigations_ = 0;
+};
+
+class StubFactory final : public BackendFactory {
+ public:
+  explicit StubFactory(json scan) : scan_(std::move(scan)) {}
+  Result<std::unique_ptr<Backend>> create(Deadline) override {
+    auto b = std::make_unique<StubBackend>(scan_);
+    last = b.get();
+    return std::unique_ptr<Backend>(std::move(b));
+  }
+  void shutdown() override {}
+  StubBackend* last = nullptr;
+
+ private:
+  json scan_;
+};
+
+}  // namespace lscope::testing

@@ -1,0 +1,32 @@
+// The Chromium DevTools Protocol backend: launches headless Chromium (or attaches to a
+// running one) and gives each engine session its own browser context.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/backend.h"
+
+namespace lscope::cdp {
+
+struct CdpOptions {
+  std::string browser;                // --browser: path or name; empty = search PATH
+  std::string endpoint;               // --cdp-endpoint ws://...: attach, do not launch
+  bool headed = false;                // --headed
+  std::vector<std::string> extra_args;
+  std::string downloads_dir;          // where downloads are saved (default: a temp dir)
+  int viewport_width = 1280;
+  int viewport_height = 800;
+};
+
+// The names searched on PATH when no --browser is given, in order.
+const std::vector<std::string>& browserCandidates();
+
+// Resolves --browser / PATH to an executable, or a BROWSER_NOT_FOUND Status naming what was
+// searched and how to install Chromium.
+Result<std::string> findBrowser(const std::string& requested);
+
+std::unique_ptr<BackendFactory> makeCdpBackendFactory(CdpOptions options);
+
+}  // namespace lscope::cdp

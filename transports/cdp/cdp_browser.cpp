@@ -1,0 +1,211 @@
+// The CDP BackendFactory: finds and launches Chromium (or attaches to a running one) on the
+// first create(), and gives each engine session a fresh browser context.
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <mutex>
+
+#include <spdlog/spdlog.h>
+
+#include "transports/cdp/cdp_backend.h"
+#include "transports/cdp/cdp_connection.h"
+#include "transports/cdp/cdp_page.h"
+#include "transports/common/child_process.h"
+
+namespace lscope::cdp {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr Millis kLaunchTimeout(30000);
+
+std::string makeTempDir(const std::string& prefix) {
+  std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!::mkdtemp(tmpl.data())) return {};
+  return tmpl;
+}
+
+class CdpBrowser final : public BackendFactory {
+ public:
+  explicit CdpBrowser(CdpOptions options) : options_(std::move(options)) {}
+  ~CdpBrowser() override { shutdown(); }
+
+  Result<std::unique_ptr<Backend>> create(Deadline deadline) override {
+    std::shared_ptr<CdpConnection> conn;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (shut_down_) return Status(codes::kBrowserError, "the server is shutting down");
+      if (!conn_ || !conn_->connected()) {
+        auto st = start(deadline);
+        if (!st) return st;
+      }
+      conn = conn_;
+    }
+    CdpPageOptions page;
+    page.viewport_width = options_.viewport_width;
+    page.viewport_height = options_.viewport_height;
+    page.downloads_dir = downloads_dir_;
+    page.description = description_;
+    auto ctx = conn->send("Target.createBrowserContext", {{"disposeOnDetach", true}}, "", deadline);
+    if (!ctx) return ctx.status();
+    page.browser_context_id = (*ctx)["browserContextId"].get<std::string>();
+    conn->send("Browser.setDownloadBehavior",
+               {{"behavior", "allowAndName"},
+                {"browserContextId", page.browser_context_id},
+                {"downloadPath", downloads_dir_},
+                {"eventsEnabled", true}},
+               "", deadline);
+    auto opened = CdpPage::open(conn, page, deadline);
+    if (!opened) return opened.status();
+    return std::unique_ptr<Backend>(std::move(opened.value()));
+  }
+
+  void shutdown() override {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (shut_down_) return;
+    shut_down_ = true;
+    stop();
+  }
+
+ private:
+  // REQUIRES: mu_ held.
+  Status start(Deadline deadline) {
+    stop();  // a previous browser that died: clean up before starting again
+    std::string ws_url;
+    if (!options_.endpoint.empty()) {
+      ws_url = options_.endpoint;
+      description_ = "cdp " + ws_url;
+    } else {
+      auto launched = launch(deadline);
+      if (!launched) return launched.status();
+      ws_url = *launched;
+    }
+    if (downloads_dir_.empty()) {
+      downloads_dir_ = options_.downloads_dir.empty() ? makeTempDir("lemmascope-downloads-")
+                                                      : options_.downloads_dir;
+      owns_downloads_dir_ = options_.downloads_dir.empty();
+    }
+    auto conn = CdpConnection::connect(ws_url, deadline);
+    if (!conn) {
+      return conn.status().wrap(options_.endpoint.empty() ? "launched Chromium"
+                                                          : "attaching to " + options_.endpoint);
+    }
+    conn_ = std::shared_ptr<CdpConnection>(std::move(conn.value()));
+    conn_->send("Target.setDiscoverTargets", {{"discover", true}}, "", deadline);
+    spdlog::info("browser ready: {}", description_);
+    return Status::ok();
+  }
+
+  // Launches Chromium headless with a fresh profile; returns its browser WebSocket URL.
+  Result<std::string> launch(Deadline deadline) {
+    auto path = findBrowser(options_.browser);
+    if (!path) return path.status();
+    profile_dir_ = makeTempDir("lemmascope-profile-");
+    if (profile_dir_.empty()) return Status(codes::kInternal, "cannot create a temporary profile");
+    SpawnOptions spawn;
+    spawn.program = *path;
+    spawn.log_name = "chromium";
+    spawn.args = {"--remote-debugging-port=0",
+                  "--user-data-dir=" + profile_dir_,
+                  "--no-sandbox",  // as Playwright does by default: containers lack user namespaces
+                  "--disable-gpu",
+                  "--no-first-run",
+                  "--no-default-browser-check",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--disable-dev-shm-usage",
+                  "--disable-features=Translate,MediaRouter,OptimizationHints",
+                  "--mute-audio",
+                  "--hide-scrollbars",
+                  "--window-size=" + std::to_string(options_.viewport_width) + "," +
+                      std::to_string(options_.viewport_height)};
+    if (!options_.headed) spawn.args.push_back("--headless");
+    spawn.args.insert(spawn.args.end(), options_.extra_args.begin(), options_.extra_args.end());
+    spawn.args.push_back("about:blank");
+    auto child = ChildProcess::spawn(spawn);
+    if (!child) return child.status();
+    process_ = std::move(child.value());
+    auto line = process_->waitForLine(
+        [](const std::string& l) { return l.rfind("DevTools listening on ", 0) == 0; },
+        deadline.capped(kLaunchTimeout));
+    if (!line) {
+      std::string why = line.status().message();
+      std::string output = process_->recentOutput(8);
+      stop();
+      return Status(codes::kBrowserError, "Chromium (" + *path + ") did not start: " + why +
+                                              (output.empty() ? "" : "\n" + output),
+                    "run it by hand with --headless to see why, or pass --browser PATH");
+    }
+    description_ = "cdp " + *path + " (pid " + std::to_string(process_->pid()) + ")";
+    return line->substr(std::string("DevTools listening on ").size());
+  }
+
+  // REQUIRES: mu_ held. Closes the browser we launched (politely, then by force) and removes
+  // its profile; for an attached browser only the connection is closed.
+  void stop() {
+    if (conn_ && process_ && conn_->connected()) {
+      conn_->send("Browser.close", json::object(), "", Deadline::in(Millis(2000)));
+    }
+    if (conn_) conn_->close();
+    conn_.reset();
+    if (process_) {
+      if (!process_->waitExit(Deadline::in(Millis(3000)))) spdlog::warn("Chromium did not exit; killing");
+      process_->terminate(Millis(1000));
+      process_.reset();
+    }
+    std::error_code ec;
+    if (!profile_dir_.empty()) fs::remove_all(profile_dir_, ec);
+    profile_dir_.clear();
+    if (shut_down_ && owns_downloads_dir_ && !downloads_dir_.empty() && fs::is_empty(downloads_dir_, ec)) {
+      fs::remove(downloads_dir_, ec);
+    }
+  }
+
+  CdpOptions options_;
+  std::mutex mu_;
+  bool shut_down_ = false;
+  std::shared_ptr<CdpConnection> conn_;
+  std::unique_ptr<ChildProcess> process_;
+  std::string profile_dir_;
+  std::string downloads_dir_;
+  bool owns_downloads_dir_ = false;
+  std::string description_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& browserCandidates() {
+  static const std::vector<std::string> kNames = {"chromium", "chromium-browser", "google-chrome",
+                                                  "google-chrome-stable"};
+  return kNames;
+}
+
+Result<std::string> findBrowser(const std::string& requested) {
+  if (!requested.empty()) {
+    std::string path = findExecutable(requested);
+    if (path.empty()) {
+      return Status(codes::kBrowserNotFound, "--browser " + requested + " is not an executable file",
+                    "pass the path of a Chromium or Chrome binary");
+    }
+    return path;
+  }
+  for (const auto& name : browserCandidates()) {
+    std::string path = findExecutable(name);
+    if (!path.empty()) return path;
+  }
+  std::string searched;
+  for (const auto& name : browserCandidates()) searched += (searched.empty() ? "" : ", ") + name;
+  const char* env_path = std::getenv("PATH");
+  return Status(codes::kBrowserNotFound,
+                "no Chromium found: searched " + searched + " on PATH (" +
+                    std::string(env_path ? env_path : "") + ")",
+                "install it (Debian/Ubuntu: sudo apt install chromium) or pass --browser PATH");
+}
+
+std::unique_ptr<BackendFactory> makeCdpBackendFactory(CdpOptions options) {
+  return std::make_unique<CdpBrowser>(std::move(options));
+}
+
+}  // namespace lscope::cdp

@@ -1,0 +1,103 @@
+// CdpPage: the Backend for one browser context (an engine session) over a shared CDP
+// connection. Tracks its tabs, frames, scanner worlds, loading and network activity.
+#pragma once
+
+#include <condition_variable>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/backend.h"
+#include "transports/cdp/cdp_connection.h"
+
+namespace lscope::cdp {
+
+struct CdpPageOptions {
+  std::string browser_context_id;  // empty: the browser's default context (attach mode)
+  bool dispose_context = true;     // dispose the context when the page is destroyed
+  int viewport_width = 1280;
+  int viewport_height = 800;
+  std::string downloads_dir;
+  std::string description;
+};
+
+class CdpPage final : public Backend {
+ public:
+  // Opens a tab in the context and attaches to it.
+  static Result<std::unique_ptr<CdpPage>> open(std::shared_ptr<CdpConnection> conn,
+                                               CdpPageOptions options, Deadline deadline);
+  ~CdpPage() override;
+
+  std::string describe() const override { return options_.description; }
+  Status navigate(const std::string& url, Deadline deadline) override;
+  Status goBack(Deadline deadline) override;
+  Status goForward(Deadline deadline) override;
+  Status reload(Deadline deadline) override;
+  Result<std::string> currentUrl(Deadline deadline) override;
+  Result<json> scanner(const json& command, const std::string& frame_id,
+                       Deadline deadline) override;
+  Status mouseClick(Point at, MouseButton button, int click_count, int modifiers,
+                    Deadline deadline) override;
+  Status mouseMove(Point to, Deadline deadline) override;
+  Status insertText(const std::string& text, Deadline deadline) override;
+  Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
+  Result<std::string> screenshot(Deadline deadline) override;
+  Status waitForNetworkIdle(Millis quiet, Deadline deadline) override;
+  Status waitForLoad(Deadline deadline) override;
+  uint64_t navigationCount() override;
+  Status waitForNavigation(uint64_t after, Deadline deadline) override;
+  Result<std::vector<FrameInfo>> frames(Deadline deadline) override;
+  Result<std::vector<TabInfo>> tabs(Deadline deadline) override;
+  Status switchTab(const std::string& tab_id, Deadline deadline) override;
+  Status closeTab(const std::string& tab_id, Deadline deadline) override;
+  Status setFiles(const std::string& selector, const std::string& frame_id,
+                  const std::vector<std::string>& paths, Deadline deadline) override;
+  std::vector<BrowserEvent> drainEvents() override;
+
+ private:
+  // One attached target: a tab, or an out-of-process iframe of the active tab.
+  struct Target {
+    std::string target_id;
+    std::string session_id;
+    std::string main_frame_id;
+    std::string url;
+    std::string title;
+    bool is_frame = false;             // an out-of-process iframe target
+    std::map<std::string, int> worlds;  // frame id -> scanner execution context id
+    bool loading = false;               // main frame between started and stopped loading
+    uint64_t navigations = 0;           // main-frame URL changes
+    std::set<std::string> inflight;     // network request ids in flight
+    Clock::time_point last_network = Clock::now();
+  };
+
+  CdpPage(std::shared_ptr<CdpConnection> conn, CdpPageOptions options)
+      : conn_(std::move(conn)), options_(std::move(options)) {}
+
+  Status attachTab(const std::string& target_id, Deadline deadline);
+  Result<json> call(const std::string& method, const json& params, Deadline deadline);
+  Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
+                           Deadline deadline);
+  // Waits until the active tab's main frame is not loading.
+  Status waitNotLoading(Deadline deadline, const std::string& what);
+  Status history(int delta, Deadline deadline);
+  void onEvent(const std::string& method, const json& params, const std::string& session_id);
+  Target* activeTarget();  // REQUIRES: mu_ held
+  Target* targetBySession(const std::string& session_id);  // REQUIRES: mu_ held
+
+  std::shared_ptr<CdpConnection> conn_;
+  CdpPageOptions options_;
+  int listener_ = -1;
+
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, Target> targets_;  // by target id
+  std::string active_;                     // target id of the active tab
+  std::vector<BrowserEvent> events_;
+  std::map<std::string, std::string> downloads_;  // guid -> suggested file name
+  bool crashed_ = false;
+};
+
+}  // namespace lscope::cdp

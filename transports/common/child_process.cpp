@@ -1,0 +1,235 @@
+// ChildProcess: fork/exec in a dedicated owner thread that waits for the child, so the
+// child's parent-death signal fires only when our whole process dies.
+#include "transports/common/child_process.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <future>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <spdlog/spdlog.h>
+
+namespace lscope {
+
+struct ChildProcess::State {
+  mutable std::mutex mu;
+  std::condition_variable cv;
+  pid_t pid = -1;
+  bool exited = false;
+  int wait_status = 0;
+  bool output_closed = false;
+  bool terminated = false;
+  std::deque<std::string> lines;  // recent output (bounded)
+  size_t lines_seen = 0;          // total lines ever, to find lines newer than a mark
+  std::string log_name;
+};
+
+namespace {
+
+constexpr size_t kKeepLines = 400;
+
+void readOutput(std::shared_ptr<ChildProcess::State> st, int fd) {
+  std::string partial;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    partial.append(buf, static_cast<size_t>(n));
+    size_t pos;
+    while ((pos = partial.find('\n')) != std::string::npos) {
+      std::string line = partial.substr(0, pos);
+      partial.erase(0, pos + 1);
+      spdlog::debug("[{}] {}", st->log_name, line);
+      std::lock_guard<std::mutex> lock(st->mu);
+      st->lines.push_back(std::move(line));
+      if (st->lines.size() > kKeepLines) st->lines.pop_front();
+      ++st->lines_seen;
+      st->cv.notify_all();
+    }
+  }
+  ::close(fd);
+  std::lock_guard<std::mutex> lock(st->mu);
+  st->output_closed = true;
+  st->cv.notify_all();
+}
+
+}  // namespace
+
+std::string findExecutable(const std::string& name) {
+  if (name.empty()) return {};
+  if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream ss(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  std::string dir;
+  while (std::getline(ss, dir, ':')) {
+    if (dir.empty()) continue;
+    std::string candidate = dir + "/" + name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+void blockTerminationSignals() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+}
+
+Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& options) {
+  std::string program = findExecutable(options.program);
+  if (program.empty()) {
+    return Status(codes::kBrowserNotFound, "executable not found: " + options.program);
+  }
+  auto st = std::make_shared<State>();
+  st->log_name = options.log_name;
+
+  // Everything the child needs is prepared before fork(): only async-signal-safe calls after.
+  std::vector<std::string> argv_store;
+  argv_store.push_back(program);
+  argv_store.insert(argv_store.end(), options.args.begin(), options.args.end());
+
+  std::promise<Status> started;
+  auto started_future = started.get_future();
+  std::thread owner([st, argv_store, &started]() mutable {
+    std::vector<char*> argv;
+    for (auto& a : argv_store) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    int out[2];
+    if (::pipe2(out, O_CLOEXEC) != 0) {
+      started.set_value(Status(codes::kInternal, std::string("pipe: ") + std::strerror(errno)));
+      return;
+    }
+    int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    pid_t parent = ::getpid();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::setpgid(0, 0);
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(127);
+      sigset_t none;
+      sigemptyset(&none);
+      ::sigprocmask(SIG_SETMASK, &none, nullptr);
+      ::signal(SIGPIPE, SIG_DFL);
+      ::dup2(devnull, 0);
+      ::dup2(out[1], 1);
+      ::dup2(out[1], 2);
+      ::syscall(SYS_close_range, 3U, ~0U, 0U);
+      ::execv(argv[0], argv.data());
+      ::_exit(127);  // findExecutable() checked the path; the exit code tells the rest
+    }
+    ::close(out[1]);
+    if (devnull >= 0) ::close(devnull);
+    if (pid < 0) {
+      ::close(out[0]);
+      started.set_value(Status(codes::kInternal, std::string("fork: ") + std::strerror(errno)));
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(st->mu);
+      st->pid = pid;
+    }
+    std::thread(readOutput, st, out[0]).detach();
+    started.set_value(Status::ok());
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::lock_guard<std::mutex> lock(st->mu);
+    st->exited = true;
+    st->wait_status = status;
+    st->cv.notify_all();
+  });
+  owner.detach();
+  Status s = started_future.get();
+  if (!s) return s;
+  return std::unique_ptr<ChildProcess>(new ChildProcess(st));
+}
+
+ChildProcess::~ChildProcess() { terminate(Millis(3000)); }
+
+pid_t ChildProcess::pid() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->pid;
+}
+
+bool ChildProcess::running() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return !state_->exited;
+}
+
+Result<std::string> ChildProcess::waitForLine(const std::function<bool(const std::string&)>& match,
+                                             Deadline deadline) {
+  std::unique_lock<std::mutex> lock(state_->mu);
+  size_t checked_upto = state_->lines_seen - state_->lines.size();  // first line still kept
+  for (;;) {
+    size_t first_kept = state_->lines_seen - state_->lines.size();
+    for (size_t i = std::max(checked_upto, first_kept); i < state_->lines_seen; ++i) {
+      const std::string& line = state_->lines[i - first_kept];
+      if (match(line)) return line;
+    }
+    checked_upto = state_->lines_seen;
+    if (state_->exited && state_->output_closed) {
+      return Status(codes::kBrowserError, state_->log_name + " exited before it was ready");
+    }
+    if (state_->cv.wait_until(lock, deadline.at()) == std::cv_status::timeout &&
+        state_->lines_seen == checked_upto) {
+      return Status(codes::kTimeout, state_->log_name + " did not become ready in time");
+    }
+  }
+}
+
+bool ChildProcess::waitExit(Deadline deadline) {
+  std::unique_lock<std::mutex> lock(state_->mu);
+  return state_->cv.wait_until(lock, deadline.at(), [&] { return state_->exited; });
+}
+
+void ChildProcess::terminate(Millis grace) {
+  pid_t pid;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    if (state_->terminated) return;
+    state_->terminated = true;
+    pid = state_->pid;
+  }
+  if (pid <= 0) return;
+  // The group outlives its leader when helpers linger; signal the group either way.
+  if (running()) {
+    ::kill(-pid, SIGTERM);
+    if (!waitExit(Deadline::in(grace))) spdlog::warn("{} ignored SIGTERM; killing", state_->log_name);
+  }
+  ::kill(-pid, SIGKILL);
+  waitExit(Deadline::in(Millis(2000)));
+}
+
+std::string ChildProcess::recentOutput(size_t max_lines) const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  std::string out;
+  size_t start = state_->lines.size() > max_lines ? state_->lines.size() - max_lines : 0;
+  for (size_t i = start; i < state_->lines.size(); ++i) out += state_->lines[i] + "\n";
+  return out;
+}
+
+std::string ChildProcess::exitDescription() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (!state_->exited) return {};
+  if (WIFEXITED(state_->wait_status)) return "exit code " + std::to_string(WEXITSTATUS(state_->wait_status));
+  if (WIFSIGNALED(state_->wait_status)) return "signal " + std::to_string(WTERMSIG(state_->wait_status));
+  return "exited";
+}
+
+}  // namespace lscope
