@@ -130,7 +130,7 @@
       isArray: W.Array.isArray,
       jsonParse: W.JSON.parse,
       jsonStringify: W.JSON.stringify,
-      mathMax: W.Math.max, mathMin: W.Math.min, mathRound: W.Math.round, mathAbs: W.Math.abs,
+      mathMax: W.Math.max, mathMin: W.Math.min, mathRound: W.Math.round,
       mathSqrt: W.Math.sqrt, mathFloor: W.Math.floor,
       numIsFinite: W.Number.isFinite, numIsInteger: W.Number.isInteger,
       toStr: W.String,
@@ -143,12 +143,10 @@
       strSplit: uncurry(W.String.prototype.split),
       charCodeAt: uncurry(W.String.prototype.charCodeAt),
       reTest: uncurry(W.RegExp.prototype.test),
-      reExec: uncurry(W.RegExp.prototype.exec),
       dateToIso: uncurry(W.Date.prototype.toISOString),
       Map: W.Map, mapGet: method(W.Map.prototype, 'get'), mapSet: method(W.Map.prototype, 'set'),
       mapHas: method(W.Map.prototype, 'has'),
       Set: W.Set, setAdd: method(W.Set.prototype, 'add'), setHas: method(W.Set.prototype, 'has'),
-      setSize: getter(W.Set.prototype, 'size'),
       WeakMap: W.WeakMap, wmGet: method(W.WeakMap.prototype, 'get'),
       wmSet: method(W.WeakMap.prototype, 'set'),
       Promise: W.Promise,
@@ -185,12 +183,11 @@
       shadowRoot: getter(E, 'shadowRoot'), parentElement: getter(N, 'parentElement'),
       children: getter(E, 'children'),
       getAttribute: method(E, 'getAttribute'), hasAttribute: method(E, 'hasAttribute'),
-      elQsa: method(E, 'querySelectorAll'), elQs: method(E, 'querySelector'),
+      elQsa: method(E, 'querySelectorAll'),
       matches: method(E, 'matches'),
       checkVisibility: method(E, 'checkVisibility'),
       getRect: method(E, 'getBoundingClientRect'), getClientRects: method(E, 'getClientRects'),
       scrollIntoView: method(E, 'scrollIntoView'), scrollBy: method(E, 'scrollBy'),
-      scrollTo: method(E, 'scrollTo'),
       scrollTop: getter(E, 'scrollTop'), scrollLeft: getter(E, 'scrollLeft'),
       scrollWidth: getter(E, 'scrollWidth'), scrollHeight: getter(E, 'scrollHeight'),
       clientWidth: getter(E, 'clientWidth'), clientHeight: getter(E, 'clientHeight'),
@@ -200,7 +197,7 @@
       isContentEditable: getter(H, 'isContentEditable'),
       // Form controls
       inputValue: getter(I, 'value'), setInputValue: setter(I, 'value'),
-      inputChecked: getter(I, 'checked'), setInputChecked: setter(I, 'checked'),
+      inputChecked: getter(I, 'checked'),
       setSelectionRange: method(I, 'setSelectionRange'),
       textareaValue: getter(T, 'value'), setTextareaValue: setter(T, 'value'),
       textareaSetSelectionRange: method(T, 'setSelectionRange'),
@@ -211,7 +208,7 @@
       optionText: getter(O, 'text'), optionValue: getter(O, 'value'),
       optionDisabled: getter(O, 'disabled'),
       formRequestSubmit: method(F, 'requestSubmit'), formSubmit: method(F, 'submit'),
-      formCheckValidity: method(F, 'checkValidity'), formElements: getter(F, 'elements'),
+      formCheckValidity: method(F, 'checkValidity'),
       iframeContentDocument: getter(IF, 'contentDocument'),
       // Events
       addListener: method(ET, 'addEventListener'), removeListener: method(ET, 'removeEventListener'),
@@ -227,33 +224,29 @@
       innerWidth: getter(W, 'innerWidth'), innerHeight: getter(W, 'innerHeight'),
       scrollX: getter(W, 'scrollX'), scrollY: getter(W, 'scrollY'),
       windowScrollBy: method(W, 'scrollBy'),
-      location: (win) => win.location,
     };
   }
 
   const {
     apply, objectKeys, objectCreate, defineProperty, hasOwn, isArray, jsonParse, jsonStringify,
-    mathMax, mathMin, mathRound, mathAbs, mathSqrt, mathFloor, numIsFinite, numIsInteger, toStr,
-    toLower, toUpper, charCodeAt, strTrim, strIndexOf, strSlice, strReplace, strSplit, reTest, 
-    dateToIso, mapGet, mapSet, mapHas, setAdd, setHas, wmGet, wmSet, MainFunction, now,
-    getComputedStyle, moObserve, moDisconnect, moTakeRecords,
-    docQsa, docElementFromPoint, docExecCommand, docCreateRange, docCreateTreeWalker,
-    docActiveElement, docBody, docElement, docView, docReadyState, docTitle, docUrl,
-    docScrollingElement, fragQsa, srHost, srElementFromPoint, srActiveElement,
-    nodeType, parentNode, ownerDocument, isConnected, getRootNode, firstChild,
-    nextSibling, textContent, nodeValue, localName, elId, shadowRoot,
-    parentElement, children, getAttribute,
-    hasAttribute, elQsa, matches, checkVisibility, getRect, getClientRects, scrollIntoView, scrollBy,
-    scrollTop, scrollLeft, scrollWidth, scrollHeight, clientWidth, clientHeight, clientLeft,
-    clientTop, innerText, focus, blur, isContentEditable, 
-    inputValue, setInputValue, inputChecked, 
-    setSelectionRange, textareaValue, setTextareaValue, 
+    mathMax, mathMin, mathRound, mathSqrt, mathFloor, numIsFinite, numIsInteger, toStr, toLower,
+    toUpper, charCodeAt, strTrim, strIndexOf, strSlice, strReplace, strSplit, reTest, dateToIso,
+    mapGet, mapSet, mapHas, setAdd, setHas, wmGet, wmSet, MainFunction, now, getComputedStyle,
+    moObserve, moDisconnect, moTakeRecords, docQsa, docElementFromPoint, docExecCommand,
+    docCreateRange, docCreateTreeWalker, docActiveElement, docBody, docElement, docView,
+    docReadyState, docTitle, docUrl, docScrollingElement, fragQsa, srHost, srElementFromPoint,
+    srActiveElement, nodeType, parentNode, ownerDocument, isConnected, getRootNode, firstChild,
+    nextSibling, textContent, nodeValue, localName, elId, shadowRoot, parentElement, children,
+    getAttribute, hasAttribute, elQsa, matches, checkVisibility, getRect, getClientRects,
+    scrollIntoView, scrollBy, scrollTop, scrollLeft, scrollWidth, scrollHeight, clientWidth,
+    clientHeight, clientLeft, clientTop, innerText, focus, blur, isContentEditable, inputValue,
+    setInputValue, inputChecked, setSelectionRange, textareaValue, setTextareaValue,
     textareaSetSelectionRange, selectValue, selectOptions, selectSelectedIndex,
     setSelectSelectedIndex, selectMultiple, optionSelected, setOptionSelected, optionText,
     optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
     iframeContentDocument, addListener, removeListener, dispatchEvent, eventDefaultPrevented,
-    selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse,
-    innerWidth, innerHeight, scrollX, scrollY, windowScrollBy, 
+    selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse, innerWidth, innerHeight,
+    scrollX, scrollY, windowScrollBy,
   } = B;
 
   const TOP_WINDOW = G;
@@ -302,16 +295,23 @@
     return s;
   }
 
-  /** Insertion sort by key: stable, array-prototype free; lists here are at most a few thousand. */
+  /** Stable merge sort by a numeric key, without Array.prototype. */
   function sortBy(list, keyFn) {
-    const out = map(list, (v) => ({ v, k: keyFn(v) }));
-    for (let i = 1; i < out.length; i++) {
-      const cur = out[i];
-      let j = i - 1;
-      while (j >= 0 && out[j].k > cur.k) { out[j + 1] = out[j]; j--; }
-      out[j + 1] = cur;
+    let run = map(list, (v) => ({ v, k: keyFn(v) }));
+    for (let width = 1; width < run.length; width *= 2) {
+      const next = [];
+      for (let lo = 0; lo < run.length; lo += 2 * width) {
+        const mid = mathMin(lo + width, run.length);
+        const hi = mathMin(lo + 2 * width, run.length);
+        let i = lo;
+        let j = mid;
+        while (i < mid || j < hi) {
+          push(next, j >= hi || (i < mid && run[i].k <= run[j].k) ? run[i++] : run[j++]);
+        }
+      }
+      run = next;
     }
-    return map(out, (x) => x.v);
+    return map(run, (x) => x.v);
   }
 
   function str(v) { return v === null || v === undefined ? '' : toStr(v); }
@@ -447,7 +447,7 @@
     };
   }
 
-  /** Where an iframe's content box starts, in the coordinates of the iframe's own document. */
+  /** Where an iframe's content box starts, in the viewport coordinates of its parent document. */
   function frameContentOrigin(iframe) {
     const r = getRect(iframe);
     const st = styleOf(iframe);
@@ -461,7 +461,7 @@
     return numIsFinite(n) ? n : 0;
   }
 
-  /** Frame context for a document reached through `chain` (outermost iframe first). */
+  /** Offset of the document reached through `chain` (outermost iframe first) in the top viewport. */
   function frameOffset(chain) {
     let x = 0;
     let y = 0;
@@ -498,7 +498,7 @@
 
   /** Ids that are random or framework-generated make poor selectors and keys. */
   function looksGenerated(id) {
-    return reTest(/\d{4,}|^[:_]?r[0-9a-z]+:?$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui)[-_]/i, id);
+    return reTest(/\d{4,}|^[:_]?r[0-9a-z]+:?$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui|css|sc|jsx|emotion|styled)[-_]/i, id);
   }
 
   function isUnique(root, selector, el) {
@@ -524,6 +524,13 @@
       const v = attr(el, attrs[i]);
       if (!v || v.length > 60) continue;
       const s = tag + '[' + attrs[i] + '=' + cssString(v) + ']';
+      if (isUnique(root, s, el)) return s;
+    }
+    const classes = strSplit(collapse(attr(el, 'class')), ' ');
+    for (let i = 0; i < classes.length && i < 4; i++) {
+      const c = classes[i];
+      if (!c || looksGenerated(c) || c.length > 40) continue;
+      const s = tag + '.' + cssEscape(c);
       if (isUnique(root, s, el)) return s;
     }
     if (tag === 'a') {
@@ -742,12 +749,13 @@
 
   function newVisibilityCache() { return new B.Map(); }
 
-  const NO_FACTS = { hidden: '', clip: INFINITE_BOX, view: INFINITE_BOX };
+  const NO_FACTS = { hidden: '', clip: INFINITE_BOX, view: INFINITE_BOX, fixed: null };
 
   /**
    * What an ancestor does to its subtree: `hidden` (a reason) when it hides it, `clip` the box that
    * overflow:hidden/clip ancestors cut it to (unreachable beyond), `view` the box actually shown by
-   * all clipping and scrolling ancestors (content outside it can be scrolled to).
+   * all clipping and scrolling ancestors (content outside it can be scrolled to), `fixed` the
+   * nearest position:fixed ancestor-or-self (a popup candidate).
    */
   function ancestorFacts(el, cache) {
     if (mapHas(cache, el)) return mapGet(cache, el);
@@ -765,7 +773,10 @@
         view = intersect(view, box);
         clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
       }
-      if (hidden !== up.hidden || clip !== up.clip || view !== up.view) facts = { hidden, clip, view };
+      const fixed = st.position === 'fixed' ? el : up.fixed;
+      if (hidden !== up.hidden || clip !== up.clip || view !== up.view || fixed !== up.fixed) {
+        facts = { hidden, clip, view, fixed };
+      }
     }
     mapSet(cache, el, facts);
     return facts;
@@ -852,7 +863,8 @@
     if (rect.left + rect.width + scrollX(win) <= 0 || rect.top + rect.height + scrollY(win) <= 0) {
       return { visible: false, reason: 'positioned off-screen', rect };
     }
-    return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view };
+    return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view,
+      fixedRoot: fixed ? el : facts.fixed };
   }
 
   function childrenUnion(el) {
@@ -1194,24 +1206,33 @@
       if (t === 'submit' || (!t && formOf(el))) return !!formOf(el) || reTest(RE.submitText, name);
       if (t === 'reset') return false;
     }
-    // Custom buttons and <button type=button>: submit-like text only (forms without <form>).
-    return reTest(RE.submitText, name) && !!nearbyTextField(el);
+    // Custom buttons and <button type=button>: submit-like text next to text fields, in a "form"
+    // without <form> that has no native submit button of its own.
+    if (!reTest(RE.submitText, name)) return false;
+    const scope = nearbyScope(el);
+    return !!scope && !!firstOf(scope, TEXT_FIELD_SELECTOR) &&
+        !firstOf(scope, 'button[type=submit], input[type=submit], input[type=image], form button:not([type])');
   }
 
-  /** A text field in the same form or in one of the 4 closest ancestors (formless forms). */
-  function nearbyTextField(el) {
+  const TEXT_FIELD_SELECTOR = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio])' +
+      ':not([type=submit]):not([type=button]):not([type=image]):not([type=reset]), textarea';
+
+  /** The element's form, else its closest ancestor at most 4 levels up (below <body>). */
+  function nearbyScope(el) {
     const form = formOf(el);
-    let scope = form;
-    if (!scope) {
-      scope = el;
-      for (let i = 0; i < 4; i++) {
-        const up = composedParent(scope);
-        if (!up || tagOf(up) === 'body' || tagOf(up) === 'html') break;
-        scope = up;
-      }
+    if (form) return form;
+    let scope = el;
+    for (let i = 0; i < 4; i++) {
+      const up = composedParent(scope);
+      if (!up || tagOf(up) === 'body' || tagOf(up) === 'html') break;
+      scope = up;
     }
+    return scope === el ? null : scope;
+  }
+
+  function firstOf(scope, selector) {
     try {
-      const list = elQsa(scope, 'input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button]), textarea');
+      const list = elQsa(scope, selector);
       return list.length ? list[0] : null;
     } catch (e) {
       return null;
@@ -1760,12 +1781,12 @@
     cookieText: /cookie|consent|gdpr|personal data|tracking technolog|privacy/i,
     accept: /^(accept|agree|allow|ok\b|okay|got it|i understand|i agree|yes|consent|understood|alle akzeptieren|accepter|aceptar|akzeptieren)/i,
     reject: /(reject|decline|deny|refuse|necessary only|only necessary|essential only|only essential|strictly necessary|disagree|continue without|no,? thanks|ablehnen|refuser|rechazar)/i,
-    settings: /(settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose|more info)/i,
+    settings: /(settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose)/i,
     promo: /newsletter|subscribe|discount|% ?off|\boffer\b|coupon|promo|special deal|free shipping|sign up for|join our|exclusive/i,
     promoAttr: /promo|newsletter|subscribe|offer|popup|pop-up|exit-intent|discount/i,
     toastAttr: /toast|snackbar|notification|notice|flash|alert-dismissible|growl/i,
     dialogAttr: /(^|[\s_-])(modal|dialog|popup|pop-up|popover|lightbox)([\s_-]|$)|modal|dialog|popup/i,
-    dialogPart: /(^|[\s_-])(modal|dialog)[_-]+(header|body|footer|title|content|inner|close|btn|button|backdrop|trigger|open|toggle|wrapper|container|overlay)/i,
+    popupPart: /(^|[\s_-])(modal|dialog|popup|toast|snackbar|notification|lightbox)[_-]+(header|body|footer|title|content|inner|close|btn|button|backdrop|trigger|open|toggle|wrapper|container|overlay|dialog|text|message|actions|label|icon)/i,
     next: /^(next|next page|older|\u203a|\u00bb|\u2192|>|>>|forward)$/i,
     prev: /^(prev|previous|previous page|newer|\u2039|\u00ab|\u2190|<|<<|back)$/i,
     pageNumber: /^(page\s*)?\d+$/i,
@@ -1861,6 +1882,20 @@
     return false;
   }
 
+  /** Elements that ARIA marks as a popup root: dialogs and live regions. */
+  function isAriaPopup(el) {
+    const role = ariaRole(el);
+    return isDialogish(el) || role === 'status' || role === 'alert' ||
+        attr(el, 'aria-live') === 'polite' || attr(el, 'aria-live') === 'assertive';
+  }
+
+  /** A part of a component (header, body of a dialog or toast) sits inside its ARIA root. */
+  function ariaPopupAncestor(el) {
+    let n = composedParent(el);
+    for (let depth = 0; n && depth < 6; depth++, n = composedParent(n)) if (isAriaPopup(n)) return n;
+    return null;
+  }
+
   function isDialogish(el) {
     return tagOf(el) === 'dialog' || ariaRole(el) === 'dialog' || ariaRole(el) === 'alertdialog' ||
         attr(el, 'aria-modal') === 'true';
@@ -1881,8 +1916,9 @@
       const accept = firstMatch(inside, (x) => isClickable(x) && x !== reject &&
           reTest(PAT.accept, x.name) && !reTest(PAT.reject, x.name));
       if (!accept && !reject) continue;
-      const settings = firstMatch(inside, (x) => isClickable(x) && x !== accept && x !== reject &&
-          reTest(PAT.settings, x.name));
+      const settings = firstMatch(inside, (x) => x.type === 'button' && x !== accept &&
+          x !== reject && reTest(PAT.settings, x.name)) || firstMatch(inside, (x) => isClickable(x) &&
+          x !== accept && x !== reject && reTest(PAT.settings, x.name));
       const close = firstMatch(inside, (x) => x !== accept && x !== reject && isCloseControl(x));
       addPattern(pc, 'cookie_banner', container, { accept, reject, settings, close });
       return;
@@ -1934,6 +1970,7 @@
       each(list, (el) => push(found, el));
     });
     each(overlaysAtSamplePoints(pc.vp), (el) => push(found, el));
+    each(pc.items, (i) => { if (i.vis.fixedRoot) push(found, i.vis.fixedRoot); });
     const seen = new B.Set();
     const candidates = [];
     each(found, (el) => {
@@ -2001,7 +2038,7 @@
     if (!isPopupContainerTag(tagOf(el)) || isClaimedOrInside(pc, el)) return null;
     if (!isVisible(el)) return null;
     const signals = attrSignals(el);
-    if (reTest(PAT.dialogPart, attr(el, 'class')) && !isDialogish(el)) return null;
+    if (!isAriaPopup(el) && (reTest(PAT.popupPart, attr(el, 'class')) || ariaPopupAncestor(el))) return null;
     const own = filter(itemsIn(pc, el), (i) => !isClaimed(pc, i.el));
     const close = firstMatch(own, isCloseControl);
     const text = elementText(el);
@@ -2129,7 +2166,8 @@
     const inside = container ? itemsIn(pc, container) : [];
     const buttons = filter(inside, (i) => i.type === 'button' || (i.type === 'generic' && isClickable(i)));
     const submit = firstMatch(buttons, (i) => reTest(PAT.searchButton, i.name + ' ' + attrSignals(i.el))) ||
-        firstMatch(buttons, (i) => i.role === 'submit') || (buttons.length === 1 ? buttons[0] : null);
+        firstMatch(buttons, (i) => i.role === 'submit' && formOf(i.el) === formOf(input.el) && !!formOf(i.el)) ||
+        firstMatch(buttons, (i) => !reTest(/[\p{L}\p{N}]/u, i.name)); // an icon-only (magnifier) button
     addPattern(pc, 'search_form', container || parentElement(input.el) || input.el,
         { input, submit });
   }
