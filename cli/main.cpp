@@ -13,6 +13,7 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/scanner_shell.h"
 #include "engine/session.h"
 #include "server/mcp_session.h"
 #include "server/stdio_server.h"
@@ -28,6 +29,7 @@ struct Options {
   std::string backend = "cdp";
   std::string browser;
   std::string cdp_endpoint;
+  std::string cdp_url;
   bool headed = false;
   std::string log_level = "warn";
   bool strict = false;
@@ -50,6 +52,7 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     lscope::cdp::CdpOptions cdp;
     cdp.browser = o.browser;
     cdp.endpoint = o.cdp_endpoint;
+    cdp.http_url = o.cdp_url;
     cdp.headed = o.headed;
     return lscope::cdp::makeCdpBackendFactory(cdp);
   }
@@ -151,6 +154,7 @@ int main(int argc, char** argv) {
   app.add_option("--backend", o.backend, "browser backend")->check(CLI::IsMember({"cdp", "webdriver", "extension"}));
   app.add_option("--browser", o.browser, "Chromium binary (default: chromium, chromium-browser, google-chrome on PATH)");
   app.add_option("--cdp-endpoint", o.cdp_endpoint, "attach to a running Chromium: ws://host:port/devtools/browser/<id>");
+  app.add_option("--cdp-url", o.cdp_url, "attach to a running Chromium by its HTTP endpoint: http://host:port");
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
@@ -163,7 +167,8 @@ int main(int argc, char** argv) {
   run->add_flag("--keep-going", o.keep_going, "continue after a failed command");
   auto* repl = app.add_subcommand("repl", "interactive OIL prompt");
   auto* tools = app.add_subcommand("tools", "print the MCP tool catalog as JSON");
-  for (auto* sub : {serve, run, repl, tools}) sub->fallthrough();
+  auto* scanner = app.add_subcommand("scanner", "raw scanner protocol over a real browser: JSON lines in and out");
+  for (auto* sub : {serve, run, repl, tools, scanner}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -188,6 +193,8 @@ int main(int argc, char** argv) {
   int code;
   if (run->parsed()) {
     code = runScript(factory->get(), o);
+  } else if (scanner->parsed()) {
+    code = lscope::runScannerShell(factory->get(), std::cin, std::cout);
   } else if (repl->parsed()) {
     code = runRepl(factory->get(), o);
   } else {

@@ -20,6 +20,12 @@ struct Point {
   double y = 0;
 };
 
+struct Rect {
+  double x = 0, y = 0, width = 0, height = 0;
+  double cx() const { return x + width / 2; }
+  double cy() const { return y + height / 2; }
+};
+
 enum class MouseButton { kLeft, kMiddle, kRight };
 
 // Bit flags for keyboard modifiers, as in CDP Input (Alt=1, Ctrl=2, Meta=4, Shift=8).
@@ -32,6 +38,7 @@ struct FrameInfo {
   std::string url;
   std::string parent_id;
   bool cross_origin = false;
+  Rect box;  // where the frame's content sits in the top-level viewport (CSS px)
 };
 
 struct TabInfo {
@@ -102,10 +109,13 @@ class Backend {
   // Tabs of this session's browser context.
   virtual Result<std::vector<TabInfo>> tabs(Deadline deadline) = 0;
   virtual Status switchTab(const std::string& tab_id, Deadline deadline) = 0;
+  // Closes a tab; closing the last one leaves a fresh blank tab.
   virtual Status closeTab(const std::string& tab_id, Deadline deadline) = 0;
+  // Opens a tab (about:blank when url is empty), makes it active, returns its id.
+  virtual Result<std::string> newTab(const std::string& url, Deadline deadline) = 0;
 
-  // Sets the files of an <input type=file> found by CSS selector in a frame.
-  virtual Status setFiles(const std::string& selector, const std::string& frame_id,
+  // Sets the files of the <input type=file> that has `scanner_id` in the frame's last scan.
+  virtual Status setFiles(int scanner_id, const std::string& frame_id,
                           const std::vector<std::string>& paths, Deadline deadline) = 0;
 
   // Takes every queued BrowserEvent (oldest first).

@@ -92,6 +92,16 @@ std::vector<CommandSpec> buildTable() {
                 P{"within", T::kString, false, false, "CSS selector of the container to scroll"},
                 P{"smooth", T::kBoolean, false, false, "smooth scrolling"}},
                {}, false, false, false, true});
+  t.push_back({"upload", "Upload file", "action", "Set the file(s) of a file input.",
+               "upload <target> <path> [<path> ...]",
+               {target(), P{"path", T::kString, true, true, "file path(s), space-separated", {}, true}},
+               {}, false, false, true, false});
+  // --- tabs
+  t.push_back({"tabs", "Tabs", "tabs", "List tabs; switch to, close or open one.",
+               "tabs [list|switch <n>|close <n>|new [<url>]]",
+               {P{"action", T::kString, false, true, "what to do", {"list", "switch", "close", "new"}},
+                P{"tab", T::kString, false, true, "tab number from the list, or a URL for new"}},
+               {"tab"}, false, true, false, true});
   // --- waits
   t.push_back({"wait", "Wait", "wait", "Wait for load, network idle, an element, or a URL.",
                "wait load|idle|visible|hidden|exists|gone|enabled|disabled|url [<target|url>] [--timeout 10s]",

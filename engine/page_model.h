@@ -9,17 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/backend.h"
 #include "engine/status.h"
 
 namespace lscope {
 
 using json = nlohmann::json;
-
-struct Rect {
-  double x = 0, y = 0, width = 0, height = 0;
-  double cx() const { return x + width / 2; }
-  double cy() const { return y + height / 2; }
-};
 
 struct Element {
   int id = 0;          // agent-facing id: stable while the document stays the same
@@ -83,6 +78,7 @@ struct PageScan {
   std::vector<Pattern> patterns;
   std::vector<FrameNote> frames;
   std::vector<PageMessage> messages;
+  std::map<std::string, Point> frame_offsets;  // cross-origin frame id -> its viewport origin
   int total_scanned = 0;
   int interactive = 0;  // interactive elements found before truncation
   bool truncated = false;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <sstream>
 
 #include <spdlog/spdlog.h>
 
@@ -79,6 +81,12 @@ Result<Backend*> Session::backend(Ctx& ctx) {
     backend_ = std::move(created.value());
     last_.reset();
     ids_.reset();
+    tab_order_.clear();
+    if (auto tabs = backend_->tabs(ctx.deadline)) {
+      for (const auto& t : *tabs) {
+        if (t.active) tabNumber(t.id);  // the first tab is [1]
+      }
+    }
   }
   return backend_.get();
 }
@@ -120,6 +128,7 @@ Result<PageScan> Session::scan(Ctx& ctx, const json& params, bool remember) {
   if (!data) return data.status();
   auto page = parseScan(*data);
   if (!page) return page.status();
+  scanFrames(ctx, *page, params);
   std::string doc = page->document.empty() ? withoutFragment(page->url) : page->document;
   if (doc != last_document_) {
     ids_.reset();
@@ -132,6 +141,69 @@ Result<PageScan> Session::scan(Ctx& ctx, const json& params, bool remember) {
     last_ = *page;
   }
   return page;
+}
+
+void Session::scanFrames(Ctx& ctx, PageScan& page, const json& params) {
+  constexpr size_t kMaxFrames = 5;       // ad-heavy pages embed dozens; the first few matter
+  constexpr double kMinFrameSide = 20;   // tracking pixels are not worth a scan
+  auto frames = backend_->frames(ctx.deadline);
+  if (!frames || frames->empty()) return;
+  size_t scanned = 0;
+  for (const auto& f : *frames) {
+    if (scanned == kMaxFrames) break;
+    if (f.box.width < kMinFrameSide || f.box.height < kMinFrameSide) continue;
+    json cmd = {{"cmd", "scan"}, {"max_elements", kFullScanMax}};
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      if (it.key() != "within" && it.key() != "near") cmd[it.key()] = *it;
+    }
+    auto data = scannerCall(ctx, cmd, f.id);
+    if (!data) {
+      spdlog::debug("frame {} not scanned: {}", shortUrl(f.url), data.status().message());
+      continue;
+    }
+    auto sub = parseScan(*data, f.id);
+    if (!sub) continue;
+    ++scanned;
+    page.frame_offsets[f.id] = Point{f.box.x, f.box.y};
+    std::string label = "iframe " + shortUrl(f.url);
+    for (auto& e : sub->elements) {
+      e.rect.x += f.box.x;
+      e.rect.y += f.box.y;
+      e.frame_label = e.frame_label.empty() ? label : label + " >>> " + e.frame_label;
+      page.elements.push_back(std::move(e));
+    }
+    for (auto& p : sub->patterns) page.patterns.push_back(std::move(p));
+    for (auto& m : sub->messages) page.messages.push_back(std::move(m));
+    page.interactive += sub->interactive;
+    // The top document listed this frame as "cross-origin, not scanned": it is scanned now.
+    page.frames.erase(std::remove_if(page.frames.begin(), page.frames.end(),
+                                     [&](const FrameNote& n) {
+                                       return n.cross_origin && shortUrl(n.src) == shortUrl(f.url);
+                                     }),
+                      page.frames.end());
+  }
+}
+
+Result<Point> Session::pointOf(Ctx& ctx, const Element& el, const std::string& check, bool force) {
+  auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", check}, {"force", force}},
+                           el.frame);
+  if (!point) return point.status();
+  Point p{point->value("x", 0.0), point->value("y", 0.0)};
+  if (!el.frame.empty() && last_) {
+    auto off = last_->frame_offsets.find(el.frame);
+    if (off != last_->frame_offsets.end()) {
+      p.x += off->second.x;
+      p.y += off->second.y;
+    }
+  }
+  return p;
+}
+
+int Session::tabNumber(const std::string& tab_id) {
+  auto it = std::find(tab_order_.begin(), tab_order_.end(), tab_id);
+  if (it != tab_order_.end()) return static_cast<int>(it - tab_order_.begin()) + 1;
+  tab_order_.push_back(tab_id);
+  return static_cast<int>(tab_order_.size());
 }
 
 Result<Resolution> Session::resolve(Ctx& ctx, const TargetSpec& target, const PageScan& page) {
@@ -171,13 +243,20 @@ Status Session::settle(Ctx& ctx) {
 }
 
 void Session::reportEvents(Ctx& ctx, Response& r) {
-  (void)ctx;
   if (!backend_) return;
   for (const auto& ev : backend_->drainEvents()) {
     if (ev.kind == "dialog") {
       r.add("events", "dialog " + ev.detail + " " + quote(ev.message) + " (accepted)");
     } else if (ev.kind == "tab_opened") {
-      r.add("events", "new tab " + ev.detail + " " + shortUrl(ev.message) + " (tabs to switch)");
+      int n = tabNumber(ev.detail);
+      std::string url = ev.message;
+      if (auto tabs = backend_->tabs(ctx.deadline)) {  // the opener's event may predate its URL
+        for (const auto& t : *tabs) {
+          if (t.id == ev.detail && !t.url.empty()) url = t.url;
+        }
+      }
+      r.add("events", "new tab [" + std::to_string(n) + "] " + shortUrl(url) + " (tabs switch " +
+                          std::to_string(n) + ")");
     } else if (ev.kind == "download") {
       r.add("events", "download " + ev.detail + " " + ev.message);
     } else {
@@ -265,6 +344,8 @@ Response Session::dispatch(const Command& c, Ctx& ctx) {
   if (n == "press") return doPress(c, ctx);
   if (n == "scroll") return doScroll(c, ctx);
   if (n == "wait") return doWait(c, ctx);
+  if (n == "tabs") return doTabs(c, ctx);
+  if (n == "upload") return doUpload(c, ctx);
   if (n == "clear" || n == "check" || n == "uncheck" || n == "hover" || n == "focus" || n == "select") {
     return doElementCommand(c, ctx);
   }
@@ -413,7 +494,7 @@ Response Session::doText(const Command& c, Ctx& ctx) {
 Response Session::doTitle(const Command&, Ctx& ctx) {
   auto data = scannerCall(ctx, {{"cmd", "execute"}, {"script", "return document.title"}});
   if (!data) return errorResponse("title", data.status());
-  std::string title = data->value("result", json("")).is_string() ? data->value("result", std::string()) : "";
+  std::string title = data->value("value", json("")).is_string() ? data->value("value", std::string()) : "";
   Response r = okResponse("title", quote(title));
   r.data["title"] = title;
   return r;
@@ -432,37 +513,36 @@ Response Session::doScreenshot(const Command&, Ctx& ctx) {
 
 // --- actions --------------------------------------------------------------------------------
 
+// Actions use native ("trusted") input at the scanner's coordinates; when the scanner cannot
+// give a point (old scanner, element covered by something the agent chose to ignore) they fall
+// back to events the scanner dispatches itself, and say so ("synthetic events").
+
 Response Session::doClick(const Command& c, Ctx& ctx) {
   json target_json;
-  std::string note;
   auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
     auto res = resolve(ctx, *c.target, page);
     if (!res) return res.status();
-    target_json = elementJson(*res->element);
-    note = res->note;
     const Element& el = *res->element;
+    target_json = elementJson(el);
     ctx.form_action = el.role == "submit" || el.attributes.value("type", "") == "submit";
     bool force = c.args.value("force", false);
     MouseButton button = c.args.value("right", false)    ? MouseButton::kRight
                          : c.args.value("middle", false) ? MouseButton::kMiddle
                                                          : MouseButton::kLeft;
     int count = c.args.value("double", false) ? 2 : 1;
-    auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "click"}, {"force", force}});
-    std::string summary = describe(el);
+    std::string summary = describe(el) + (res->note.empty() ? "" : " (" + res->note + ")");
+    auto point = pointOf(ctx, el, "click", force);
     if (!point && point.status().code() == codes::kUnknownCommand) {
-      // Fallback: the scanner dispatches the events itself (not trusted by the page).
-      auto clicked = scannerCall(ctx, {{"cmd", "click"},
-                                       {"id", el.scanner_id},
-                                       {"button", button == MouseButton::kRight ? "right" : button == MouseButton::kMiddle ? "middle" : "left"},
-                                       {"click_count", count},
-                                       {"force", force}});
+      static const char* kNames[] = {"left", "middle", "right"};
+      auto clicked = scannerCall(ctx, {{"cmd", "click"}, {"id", el.scanner_id},
+                                       {"button", kNames[static_cast<int>(button)]},
+                                       {"click_count", count}, {"force", force}}, el.frame);
       if (!clicked) return clicked.status();
       return summary + " (synthetic events)";
     }
     if (!point) return point.status();
-    LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)}, button, count, 0,
-                                         ctx.deadline));
-    return summary + (note.empty() ? "" : " (" + note + ")");
+    LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, button, count, 0, ctx.deadline));
+    return summary;
   };
   Response r = actAndReport(ctx, c, act, false);
   if (r.ok()) r.data["target"] = target_json;
@@ -490,57 +570,67 @@ Response Session::doType(const Command& c, Ctx& ctx) {
     }
     std::string shown = secret ? std::string(kMask) : text;
     std::string how;
-    auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "type"}});
+    auto point = pointOf(ctx, el, "type");
     if (point) {
-      LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)},
-                                           MouseButton::kLeft, 1, 0, ctx.deadline));
+      // Focus with a real click, clear through the scanner (native setter: React sees it),
+      // then type with real key events.
+      LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
       if (!append && el.value && !el.value->empty()) {
-        auto cleared = scannerCall(ctx, {{"cmd", "clear"}, {"id", el.scanner_id}});
+        auto cleared = scannerCall(ctx, {{"cmd", "clear"}, {"id", el.scanner_id}}, el.frame);
         if (!cleared) return cleared.status();
       }
       LSCOPE_RETURN_IF_ERROR(be.insertText(text, ctx.deadline));
     } else if (point.status().code() == codes::kUnknownCommand ||
                point.status().code() == codes::kElementNotInteractable) {
-      auto typed = scannerCall(ctx, {{"cmd", "type"}, {"id", el.scanner_id}, {"text", text}, {"clear", !append}});
+      auto typed = scannerCall(ctx, {{"cmd", "type"}, {"id", el.scanner_id}, {"text", text}, {"clear", !append}},
+                               el.frame);
       if (!typed) return typed.status();
       how = " (synthetic events)";
     } else {
       return point.status();
     }
-    if (enter) LSCOPE_RETURN_IF_ERROR(be.pressKey("Enter", 0, ctx.deadline));
+    if (enter) {
+      ctx.form_action = true;
+      LSCOPE_RETURN_IF_ERROR(be.pressKey("Enter", 0, ctx.deadline));
+    }
     return describe(el) + " " + quote(shown) + how + (enter ? " + Enter" : "");
   };
-  Response r = actAndReport(ctx, c, act, enter);
+  Response r = actAndReport(ctx, c, act, false);
   if (r.ok()) r.data["target"] = target_json;
   return r;
 }
 
 Response Session::doElementCommand(const Command& c, Ctx& ctx) {
   const std::string& n = c.name;
+  json target_json;
   auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
     auto res = resolve(ctx, *c.target, page);
     if (!res) return res.status();
     const Element& el = *res->element;
+    target_json = elementJson(el);
     std::string summary = describe(el);
     if (n == "hover") {
-      auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "hover"}});
+      auto point = pointOf(ctx, el, "hover");
       if (!point) return point.status();
-      LSCOPE_RETURN_IF_ERROR(be.mouseMove({point->value("x", 0.0), point->value("y", 0.0)}, ctx.deadline));
+      LSCOPE_RETURN_IF_ERROR(be.mouseMove(*point, ctx.deadline));
       return summary;
     }
     if (n == "check" || n == "uncheck") {
       bool want = n == "check";
       if (el.checked && *el.checked == want) return summary + " (already " + (want ? "checked" : "unchecked") + ")";
-      auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", "click"}});
+      if (n == "uncheck" && el.type == "radio") {
+        return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
+                      "check another option of the group instead");
+      }
+      auto point = pointOf(ctx, el, "click");
       if (point) {
-        LSCOPE_RETURN_IF_ERROR(be.mouseClick({point->value("x", 0.0), point->value("y", 0.0)},
-                                             MouseButton::kLeft, 1, 0, ctx.deadline));
-        auto v = scannerCall(ctx, {{"cmd", "get_value"}, {"id", el.scanner_id}});
+        LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
+        auto v = scannerCall(ctx, {{"cmd", "get_value"}, {"id", el.scanner_id}}, el.frame);
         if (v && v->value("value", json()).is_boolean() && v->value("value", false) == want) return summary;
       }
-      auto set = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}});
+      auto set = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}}, el.frame);
       if (!set) return set.status();
-      return summary + (point ? " (synthetic events)" : "");
+      return summary + " (synthetic events)";
     }
     if (n == "select") {
       json cmd = {{"cmd", "select"}, {"id", el.scanner_id}};
@@ -552,22 +642,110 @@ Response Session::doElementCommand(const Command& c, Ctx& ctx) {
       } else {
         cmd["text"] = option;
       }
-      auto sel = scannerCall(ctx, cmd);
-      if (!sel && !c.args.contains("index")) {
+      auto sel = scannerCall(ctx, cmd, el.frame);
+      if (!sel && !c.args.contains("index") && sel.status().code() == codes::kElementNotFound) {
         cmd.erase("text");
-        cmd["value"] = option;
-        auto by_value = scannerCall(ctx, cmd);
+        cmd["value"] = option;  // not an option's text: maybe its value
+        auto by_value = scannerCall(ctx, cmd, el.frame);
         if (by_value) sel = by_value;
       }
       if (!sel) return sel.status();
       return summary + " ← " + quote(sel->value("text", option));
     }
     // clear, focus
-    auto done = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}});
+    auto done = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}}, el.frame);
     if (!done) return done.status();
     return summary;
   };
+  Response r = actAndReport(ctx, c, act, false);
+  if (r.ok()) r.data["target"] = target_json;
+  return r;
+}
+
+Response Session::doUpload(const Command& c, Ctx& ctx) {
+  namespace fs = std::filesystem;
+  std::vector<std::string> paths;
+  std::string missing;
+  std::stringstream ss(c.args.value("path", ""));
+  for (std::string p; ss >> p;) {
+    std::error_code ec;
+    fs::path abs = fs::absolute(p, ec);
+    if (ec || !fs::is_regular_file(abs, ec)) {
+      missing += (missing.empty() ? "" : ", ") + p;
+      continue;
+    }
+    paths.push_back(abs.string());
+  }
+  if (!missing.empty()) {
+    return errorResponse("upload", Status(codes::kParameterInvalid, "no such file: " + missing,
+                                          "give a path to an existing file (relative to the server's directory)"));
+  }
+  auto act = [&](Backend& be, const PageScan& page) -> Result<std::string> {
+    auto res = resolve(ctx, *c.target, page);
+    if (!res) return res.status();
+    const Element& el = *res->element;
+    if (el.attributes.value("type", "") != "file") {
+      return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input",
+                    "upload into an input of type file");
+    }
+    LSCOPE_RETURN_IF_ERROR(be.setFiles(el.scanner_id, el.frame, paths, ctx.deadline));
+    std::string names;
+    for (const auto& p : paths) names += (names.empty() ? "" : ", ") + fs::path(p).filename().string();
+    return describe(el) + " ← " + names;
+  };
   return actAndReport(ctx, c, act, false);
+}
+
+Response Session::doTabs(const Command& c, Ctx& ctx) {
+  auto b = backend(ctx);
+  if (!b) return errorResponse("tabs", b.status());
+  std::string action = c.args.value("action", "list");
+  std::string arg = c.args.value("tab", "");
+  auto list = [&]() -> Result<std::vector<TabInfo>> { return (*b)->tabs(ctx.deadline); };
+  auto byNumber = [&](const std::vector<TabInfo>& tabs) -> Result<std::string> {
+    int n = 0;
+    try {
+      n = std::stoi(arg);
+    } catch (...) {
+    }
+    for (const auto& t : tabs) {
+      if (tabNumber(t.id) == n) return t.id;
+    }
+    return Status(codes::kTargetNotFound, "no tab " + (arg.empty() ? "given" : arg), "tabs to list them");
+  };
+  if (action == "new") {
+    std::string url = arg.empty() ? "" : normalizeUrl(arg);
+    auto id = (*b)->newTab(url, ctx.deadline);
+    if (!id) return errorResponse("tabs", id.status());
+    tabNumber(*id);
+  } else if (action == "switch" || action == "close") {
+    auto tabs = list();
+    if (!tabs) return errorResponse("tabs", tabs.status());
+    auto id = byNumber(*tabs);
+    if (!id) return errorResponse("tabs", id.status());
+    Status s = action == "switch" ? (*b)->switchTab(*id, ctx.deadline) : (*b)->closeTab(*id, ctx.deadline);
+    if (!s) return errorResponse("tabs", s);
+  }
+  if (action != "list") {
+    last_.reset();  // another document is in front now
+    last_document_.clear();
+  }
+  auto tabs = list();
+  if (!tabs) return errorResponse("tabs", tabs.status());
+  Response r = okResponse("tabs", action == "list" ? "" : action + (arg.empty() ? "" : " " + arg));
+  json arr = json::array();
+  std::vector<std::pair<int, std::string>> lines;
+  for (const auto& t : *tabs) {
+    int n = tabNumber(t.id);
+    lines.push_back({n, "[" + std::to_string(n) + "] " + shortUrl(t.url) + " " + quote(t.title) +
+                            (t.active ? " (active)" : "")});
+    arr.push_back({{"tab", n}, {"url", t.url}, {"title", t.title}, {"active", t.active}});
+  }
+  std::sort(lines.begin(), lines.end());
+  for (auto& [n, l] : lines) r.body += l + "\n";
+  r.data["tabs"] = arr;
+  reportEvents(ctx, r);
+  return r;
 }
 
 Response Session::doPress(const Command& c, Ctx& ctx) {

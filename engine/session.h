@@ -53,6 +53,13 @@ class Session {
   // Scans the page (top document) and assigns stable ids; remembers it as the last scan.
   Result<PageScan> scan(Ctx& ctx, const json& params = json::object(), bool remember = true);
   Result<json> scannerCall(Ctx& ctx, json command, const std::string& frame = "");
+  // Scans the cross-origin frames of the page and adds their elements to `page`.
+  void scanFrames(Ctx& ctx, PageScan& page, const json& params);
+  // Scrolls `el` into view, checks it can take the action (`check`: click, type, hover) and
+  // returns the top-level viewport point to send native input to.
+  Result<Point> pointOf(Ctx& ctx, const Element& el, const std::string& check, bool force = false);
+  // "1-based tab number" for a backend tab id, remembering the order tabs were first seen.
+  int tabNumber(const std::string& tab_id);
   Result<Resolution> resolve(Ctx& ctx, const TargetSpec& target, const PageScan& page);
 
   // Runs `act` between a before-scan and an after-scan and adds the change report.
@@ -75,6 +82,8 @@ class Session {
   Response doPress(const Command& c, Ctx& ctx);
   Response doScroll(const Command& c, Ctx& ctx);
   Response doWait(const Command& c, Ctx& ctx);
+  Response doTabs(const Command& c, Ctx& ctx);
+  Response doUpload(const Command& c, Ctx& ctx);
 
   BackendFactory* factory_;
   SessionOptions options_;
@@ -82,7 +91,8 @@ class Session {
   IdAllocator ids_;
   std::optional<PageScan> last_;
   std::string last_document_;
-  std::vector<std::string> secrets_;  // values typed into sensitive fields: never shown again
+  std::vector<std::string> secrets_;
+  std::vector<std::string> tab_order_;  // backend tab ids in the order first seen  // values typed into sensitive fields: never shown again
 };
 
 // Adds a scheme when missing: http:// for localhost, loopback and host:port, else https://.

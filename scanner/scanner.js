@@ -164,12 +164,15 @@
       docQsa: method(D, 'querySelectorAll'),
       docElementFromPoint: method(D, 'elementFromPoint'),
       docExecCommand: method(D, 'execCommand'), docCreateRange: method(D, 'createRange'),
-      docCreateTreeWalker: method(D, 'createTreeWalker'),
+      docCreateTreeWalker: method(D, 'createTreeWalker'), docEvaluate: method(D, 'evaluate'),
+      xpathSnapshotLength: getter(W.XPathResult && W.XPathResult.prototype, 'snapshotLength'),
+      xpathSnapshotItem: method(W.XPathResult && W.XPathResult.prototype, 'snapshotItem'),
+      reExec: uncurry(W.RegExp.prototype.exec),
       docActiveElement: getter(D, 'activeElement'), docBody: getter(D, 'body'),
       docElement: getter(D, 'documentElement'), docView: getter(D, 'defaultView'),
       docReadyState: getter(D, 'readyState'), docTitle: getter(D, 'title'),
       docUrl: getter(D, 'URL'), docScrollingElement: getter(D, 'scrollingElement'),
-      fragQsa: method(DF, 'querySelectorAll'),
+      fragQsa: method(DF, 'querySelectorAll'), fragChildren: getter(DF, 'children'),
       srHost: getter(SR, 'host'), srElementFromPoint: method(SR, 'elementFromPoint'),
       srActiveElement: getter(SR, 'activeElement'),
       // Node / Element
@@ -181,6 +184,8 @@
       nodeValue: getter(N, 'nodeValue'),
       localName: getter(E, 'localName'), elId: getter(E, 'id'),
       shadowRoot: getter(E, 'shadowRoot'), parentElement: getter(N, 'parentElement'),
+      assignedSlot: getter(E, 'assignedSlot'), textAssignedSlot: getter(W.Text.prototype, 'assignedSlot'),
+      slotAssignedNodes: method(W.HTMLSlotElement && W.HTMLSlotElement.prototype, 'assignedNodes'),
       children: getter(E, 'children'),
       getAttribute: method(E, 'getAttribute'), hasAttribute: method(E, 'hasAttribute'),
       elQsa: method(E, 'querySelectorAll'),
@@ -251,6 +256,17 @@
 
   const TOP_WINDOW = G;
   const TOP_DOC = G.document;
+  // Identifies this document load (the same in every world of it; new after each navigation, not
+  // after history.pushState): the navigation start time is per document.
+  const DOCUMENT_TOKEN = 'doc-' + documentTimeOrigin();
+
+  function documentTimeOrigin() {
+    try {
+      return str(G.performance.timeOrigin);
+    } catch (e) {
+      return str(B.now());
+    }
+  }
 
   // ===============================================================================================
   // 2. Small utilities: arrays without Array.prototype, strings, JSON output, parameters, errors.
@@ -560,10 +576,8 @@
     }
     let s = '';
     for (let i = steps.length - 1; i >= 0; i--) s += (s ? ' > ' : '') + steps[i];
-    if (!isUnique(root, s, el) && nodeType(parentNode(node) || el) !== ELEMENT_NODE &&
-        tagOf(node) !== 'html') {
-      s = ':scope > ' + s; // direct child of a shadow root
-    }
+    // In a shadow root the path starts at a top-level element; anchor it there when ambiguous.
+    if (isShadowRoot(root) && !isUnique(root, s, el)) s = ':host > ' + s;
     return s;
   }
 
@@ -595,7 +609,6 @@
     }
     return mapGet(positions, el) || { index: 1, count: 1 };
   }
-
 
   /** Full selector from the top document, piercing shadow roots and same-origin iframes. */
   function fullSelector(el, chain) {
@@ -710,7 +723,7 @@
         frame = null;
       }
       if (!frame) break;
-      chain[chain.length] = frame;
+      push(chain, frame);
       doc = ownerDocument(frame);
     }
     const out = [];
@@ -758,28 +771,38 @@
    * nearest position:fixed ancestor-or-self (a popup candidate).
    */
   function ancestorFacts(el, cache) {
-    if (mapHas(cache, el)) return mapGet(cache, el);
-    const parent = composedParent(el);
-    const up = parent ? ancestorFacts(parent, cache) : NO_FACTS;
-    let facts = up;
-    const st = styleOf(el);
-    if (st) {
-      const hidden = up.hidden || ownHidingReason(st);
-      let clip = st.position === 'fixed' ? INFINITE_BOX : up.clip;
-      let view = st.position === 'fixed' ? INFINITE_BOX : up.view;
-      const tag = tagOf(el);
-      if (tag !== 'html' && tag !== 'body' && clipsOverflow(st)) {
-        const box = boxOf(getRect(el));
-        view = intersect(view, box);
-        clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
-      }
-      const fixed = st.position === 'fixed' ? el : up.fixed;
-      if (hidden !== up.hidden || clip !== up.clip || view !== up.view || fixed !== up.fixed) {
-        facts = { hidden, clip, view, fixed };
-      }
+    // Iterative (deep DOMs must not overflow the stack): climb to a known ancestor, then descend.
+    const path = [];
+    let n = el;
+    while (n && !mapHas(cache, n)) {
+      push(path, n);
+      n = composedParent(n);
     }
-    mapSet(cache, el, facts);
-    return facts;
+    let up = n ? mapGet(cache, n) : NO_FACTS;
+    for (let i = path.length - 1; i >= 0; i--) {
+      up = ownFacts(path[i], up);
+      mapSet(cache, path[i], up);
+    }
+    return up;
+  }
+
+  /** The facts of `el` given those of its parent, `up`. */
+  function ownFacts(el, up) {
+    const st = styleOf(el);
+    if (!st) return up;
+    const fixedHere = st.position === 'fixed';
+    const hidden = up.hidden || ownHidingReason(st);
+    let clip = fixedHere ? INFINITE_BOX : up.clip;
+    let view = fixedHere ? INFINITE_BOX : up.view;
+    const tag = tagOf(el);
+    if (tag !== 'html' && tag !== 'body' && clipsOverflow(st)) {
+      const box = boxOf(getRect(el));
+      view = intersect(view, box);
+      clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
+    }
+    const fixed = fixedHere ? el : up.fixed;
+    if (hidden === up.hidden && clip === up.clip && view === up.view && fixed === up.fixed) return up;
+    return { hidden, clip, view, fixed };
   }
 
   function isScrollable(st) {
@@ -833,8 +856,9 @@
   function isEmptyBox(b) { return b.right - b.left <= 0 || b.bottom - b.top <= 0; }
 
   /**
-   * Visibility of `el` in its own document: {visible, reason, rect}. `rect` is the local bounding
-   * rect (children's union for display:contents-like zero boxes).
+   * Visibility of `el` in its own document: {visible, reason, rect, view, fixedRoot}. `rect` is the
+   * local bounding rect (the children's union for display:contents-like zero boxes); for visible
+   * elements `view` is the box its scrolling ancestors show and `fixedRoot` its fixed ancestor.
    */
   function visibilityOf(el, cache) {
     const st = styleOf(el);
@@ -987,7 +1011,7 @@
     if (tag === 'slot') {
       let assigned = [];
       try {
-        assigned = node.assignedNodes({ flatten: true });
+        assigned = B.slotAssignedNodes(node, { flatten: true });
       } catch (e) {
         assigned = [];
       }
@@ -1040,7 +1064,7 @@
       }
       return collapse(attr(el, 'placeholder') || attr(el, 'aria-placeholder') || attr(el, 'title'));
     }
-    if (kind === 'generic' && (attr(el, 'contenteditable') !== '' || isEditable(el))) {
+    if (kind === 'generic' && isEditable(el)) {
       const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
           attr(el, 'placeholder') || attr(el, 'title'));
       if (ph) return ph;
@@ -1411,11 +1435,20 @@
   // 9. Collection: walk the document, open shadow roots and same-origin iframes in document order.
   // ===============================================================================================
 
-  function topContext() { return { chain: [], label: '', doc: TOP_DOC }; }
+  /** Where an element lives: `chain` of iframes from the top (outermost first), `label` the
+   *  selector of the innermost iframe ('' in the top document). */
+  function topContext() { return { chain: [], label: '' }; }
+
+  function contextOf(el) {
+    const chain = frameChainOf(el);
+    const label = chain.length ? fullSelector(chain[chain.length - 1], sliceArr(chain, 0, chain.length - 1)) : '';
+    return { chain, label };
+  }
 
   /**
-   * Walks `root` (document, shadow root or element) and appends {el, ctx} candidates to `out`;
-   * records shadow roots and frame documents in `walk.roots` and iframes in `walk.frames`.
+   * Walks `root` (document, shadow root or element) in document order, appending {el, ctx} to
+   * `walk.candidates`; records shadow roots and frame documents in `walk.roots`, iframes in
+   * `walk.frames`. Shadow and frame content follows its host element.
    */
   function collect(root, ctx, walk) {
     const all = queryAll(root, '*');
@@ -1443,9 +1476,7 @@
     if (!doc || !docElement(doc)) return;
     const chain = sliceArr(ctx.chain, 0, ctx.chain.length);
     push(chain, iframe);
-    const label = fullSelector(iframe, ctx.chain);
-    const inner = { chain, label, doc };
-    info.innerCtx = inner;
+    const inner = { chain, label: fullSelector(iframe, ctx.chain) };
     if (!isVisible(iframe) && !walk.includeHidden) return;
     push(walk.roots, doc);
     collect(doc, inner, walk);
@@ -1514,7 +1545,8 @@
 
   function cmdScan(cmd) {
     const t0 = now();
-    const maxElements = mathMax(0, +param(cmd, 'max_elements', 200) || 0);
+    const max = +param(cmd, 'max_elements', 200);
+    const maxElements = numIsFinite(max) && max >= 0 ? mathFloor(max) : 200;
     const includeHidden = param(cmd, 'include_hidden', false) === true;
     const viewportOnly = param(cmd, 'viewport_only', false) === true;
     const near = param(cmd, 'near', null);
@@ -1557,6 +1589,7 @@
       page: pageInfo(),
       elements: map(ordered, (item) => elementJson(item, includeHidden)),
       patterns: map(patterns.list, (p) => patternJson(p)),
+      messages: detectMessages(walk.roots, items, patterns.list),
       frames: map(filter(walk.frames, (f) => includeHidden || isVisible(f.iframe)), frameJson),
       stats: {
         total_scanned: walk.total,
@@ -1575,9 +1608,7 @@
       throw fail('ELEMENT_NOT_FOUND', 'no element matches within selector "' + selector +
           '"; check it with exists or scan without within');
     }
-    const el = found[0];
-    const chain = frameChainOf(el);
-    return { el, ctx: { chain, label: chain.length ? fullSelector(chain[chain.length - 1], sliceArr(chain, 0, chain.length - 1)) : '', doc: ownerDocument(el) } };
+    return { el: found[0], ctx: contextOf(found[0]) };
   }
 
   /**
@@ -1675,6 +1706,7 @@
       viewport: { width: round(vp.width), height: round(vp.height) },
       scroll: pageScroll(TOP_DOC),
       ready_state: str(docReadyState(TOP_DOC)),
+      document: DOCUMENT_TOKEN,
     };
   }
 
@@ -1731,24 +1763,38 @@
 
   // ----- near: keep elements close to a piece of text -----
 
-  /** The smallest visible element whose text contains `needle` (case-insensitive). */
-  function nearAnchor(needle, roots) {
-    const want = lc(collapse(needle));
-    let best = null;
+  /**
+   * Elements showing `want` (lower-cased, collapsed): parents of text nodes that contain it, then
+   * elements whose aria-label/placeholder/title/value do. Visible ones only unless `anyVisibility`;
+   * with `firstOnly`, stops at the first.
+   */
+  function elementsWithText(want, roots, firstOnly, anyVisibility) {
+    const found = [];
+    const keep = (el) => el && (anyVisibility || isVisible(el)) && !includes(found, el);
     each(roots, (root) => {
-      if (best) return;
+      if (firstOnly && found.length) return;
       const doc = nodeType(root) === DOCUMENT_NODE ? root : ownerDocument(root);
       const walker = docCreateTreeWalker(doc, root, 4 /* SHOW_TEXT */);
-      for (let n = walker.nextNode(); n && !best; n = walker.nextNode()) {
+      for (let n = walker.nextNode(); n && !(firstOnly && found.length); n = walker.nextNode()) {
         if (!contains_(lc(collapse(nodeValue(n))), want)) continue;
         const el = parentElement(n);
-        if (el && isVisible(el)) best = el;
+        if (keep(el)) push(found, el);
       }
-      if (best) return;
-      const byAttr = filter(queryAll(root, '[aria-label], [placeholder], [title], input[value]'), (el) =>
-        contains_(lc(attr(el, 'aria-label') + ' ' + attr(el, 'placeholder') + ' ' + attr(el, 'title') + ' ' + attr(el, 'value')), want) && isVisible(el));
-      if (byAttr.length) best = byAttr[0];
+      if (firstOnly && found.length) return;
+      each(queryAll(root, '[aria-label], [placeholder], [title], input[value]'), (el) => {
+        if (firstOnly && found.length) return;
+        if (contains_(lc(attr(el, 'aria-label') + ' ' + attr(el, 'placeholder') + ' ' + attr(el, 'title') + ' ' +
+            attr(el, 'value')), want) && keep(el)) {
+          push(found, el);
+        }
+      });
     });
+    return found;
+  }
+
+  /** The first visible element whose text contains `needle` (case-insensitive). */
+  function nearAnchor(needle, roots) {
+    const best = elementsWithText(lc(collapse(needle)), roots, true, false)[0] || null;
     if (!best) {
       throw fail('ELEMENT_NOT_FOUND', 'no visible text "' + needle + '" on the page for near; ' +
           'scan without near or use text that is shown on the page');
@@ -1807,9 +1853,10 @@
 
   /** Runs every detector; returns {list, important} (important: elements that patterns use). */
   function detectPatterns(items, walk, vp) {
-    const pc = { items, walk, vp, claimed: [], list: [], important: new B.Set() };
-    const visible = filter(items, (i) => i.vis.visible);
-    pc.items = visible;
+    // pc: the detection context. `claimed` containers belong to a pattern already; `important`
+    // elements are kept first when max_elements truncates.
+    const pc = { items: filter(items, (i) => i.vis.visible), walk, vp, claimed: [], list: [],
+      important: new B.Set() };
     detectCookieBanner(pc);
     detectPopups(pc);
     detectLoginForm(pc);
@@ -1818,16 +1865,20 @@
     return { list: pc.list, important: pc.important };
   }
 
-  function addPattern(pc, name, container, fields, extra) {
-    const p = { name, container, fields, extra: extra || {} };
+  /** A pattern: claims its container and marks its elements important. `fields` hold items. */
+  function claimPattern(pc, name, container, fields, extra) {
     each(objectKeys(fields), (k) => {
       const v = fields[k];
       if (isArray(v)) each(v, (i) => setAdd(pc.important, i.el));
       else if (v) setAdd(pc.important, v.el);
     });
-    push(pc.list, p);
+    setAdd(pc.important, container);
     push(pc.claimed, container);
-    return p;
+    return { name, container, fields, extra: extra || {} };
+  }
+
+  function addPattern(pc, name, container, fields, extra) {
+    push(pc.list, claimPattern(pc, name, container, fields, extra));
   }
 
   function patternJson(p) {
@@ -1986,10 +2037,7 @@
     });
     // Topmost (highest z-index) first: the order in which an agent should dismiss them.
     const ordered = sortBy(detected, (p) => -effectiveZ(p.container));
-    each(ordered, (p) => {
-      setAdd(pc.important, p.container);
-      push(pc.list, p);
-    });
+    each(ordered, (p) => push(pc.list, p));
   }
 
   function depthOf(el) {
@@ -2047,12 +2095,7 @@
     const toastish = ariaRole(el) === 'status' || ariaRole(el) === 'alert' ||
         attr(el, 'aria-live') === 'polite' || attr(el, 'aria-live') === 'assertive' ||
         reTest(PAT.toastAttr, signals);
-    const claim = (name, fields, extra) => {
-      const p = { name, container: el, fields, extra: extra || {} };
-      each(objectKeys(fields), (k) => { if (fields[k]) setAdd(pc.important, fields[k].el); });
-      push(pc.claimed, el);
-      return p;
-    };
+    const claim = (name, fields, extra) => claimPattern(pc, name, el, fields, extra);
     if (!text && !own.length) return null;
     if (toastish && !dialogish && text && (close || isFixed(el)) && !coversViewport(el, pc.vp)) {
       return claim('notification_toast', { close }, { text: truncate(labelText(el), TEXT_MAX) });
@@ -2197,9 +2240,9 @@
       const prev = firstMatch(inside, (i) => reTest(PAT.prev, i.name) || relOf(i) === 'prev');
       const named = reTest(PAT.pagination, attrSignals(container));
       if (!((next || prev) && pages.length >= 1) && !(named && (pages.length >= 2 || next))) continue;
-      const current = currentPage(container);
+      // Numbers in a pattern are element ids; the current page number is text.
       addPattern(pc, 'pagination', container, { prev, next, pages },
-          { current: current === null ? null : current });
+          { current_page: currentPage(container) });
       return;
     }
   }
@@ -2234,7 +2277,97 @@
       list = null;
     }
     const el = find(list || [], (c) => reTest(/^\d+$/, collapse(safeInnerText(c))));
-    return el ? +collapse(safeInnerText(el)) : null;
+    return el ? collapse(safeInnerText(el)) : '';
+  }
+
+  // ----- messages: what the page tells the user (errors, alerts, confirmations) -----
+
+  const MESSAGE_SELECTOR = '[role=alert], [role=status], [aria-live=polite], [aria-live=assertive], ' +
+      '.error, .errors, .alert, .notice, .flash, .invalid-feedback, .form-error, .field-error, ' +
+      '[class*=error i], [class*=alert i], [class*=success i], [class*=warning i], ' +
+      '[class*=message i], [id*=error i]';
+  const MESSAGE_KIND = [
+    ['error', /error|invalid|fail|danger|incorrect|wrong|denied|unable|could ?n.t|cannot|can.t|expired|not (be )?found|not match|required|too (short|long)/i],
+    ['warning', /warn|caution|heads up|attention/i],
+    ['success', /success|saved|thank|welcome|confirmed|sent|added|updated|complete|done\b/i],
+  ];
+
+  /**
+   * Visible short texts in alert/status/live regions and error/notice boxes, outermost first, at
+   * most 10: [{kind: error|warning|success|info, text, key}]. Cookie and promo boxes are skipped.
+   */
+  function detectMessages(roots, items, patterns) {
+    const skip = map(filter(patterns, (p) => p.name === 'cookie_banner' || p.name === 'promo_popup'),
+        (p) => p.container);
+    const taken = [];
+    const out = [];
+    each(roots, (root) => {
+      let list = [];
+      try {
+        list = queryAll(root, MESSAGE_SELECTOR);
+      } catch (e) {
+        list = [];
+      }
+      each(list, (el) => {
+        if (out.length >= 10 || !isMessageBox(el, taken, skip, items)) return;
+        const text = collapse(labelText(el));
+        if (!text || text.length > 300) return;
+        push(taken, el);
+        const kind = messageKind(el, text);
+        push(out, { kind, text: truncate(text, 200), key: kind + ':' + keyText(text) });
+      });
+    });
+    each(fieldErrors(items, taken), (el) => {
+      const text = collapse(labelText(el));
+      if (!text || out.length >= 10) return;
+      push(taken, el);
+      push(out, { kind: 'error', text: truncate(text, 200), key: 'error:' + keyText(text) });
+    });
+    return out;
+  }
+
+  /** Visible error texts of fields marked aria-invalid (aria-errormessage, aria-describedby). */
+  function fieldErrors(items, taken) {
+    const out = [];
+    each(items, (item) => {
+      if (attr(item.el, 'aria-invalid') !== 'true') return;
+      const ids = strTrim(attr(item.el, 'aria-errormessage') || attr(item.el, 'aria-describedby'));
+      each(ids ? strSplit(ids, ' ') : [], (id) => {
+        const ref = id ? byIdInRoot(item.el, id) : null;
+        if (ref && !includes(out, ref) && !find(taken, (t) => composedContains(t, ref)) && isVisible(ref)) {
+          push(out, ref);
+        }
+      });
+    });
+    return out;
+  }
+
+  function isMessageBox(el, taken, skip, items) {
+    const tag = tagOf(el);
+    if (isFormControl(el) || tag === 'a' || tag === 'label' || tag === 'form' || tag === 'html' ||
+        tag === 'body' || tag === 'script' || tag === 'style' || tag === 'option') {
+      return false;
+    }
+    if (isDialogish(el) || find(taken, (t) => composedContains(t, el)) ||
+        find(skip, (c) => composedContains(c, el))) {
+      return false; // dialogs, cookie and promo boxes are patterns, not messages
+    }
+    // A box with fields or several controls is a form or a section (a field's wrapper), not a
+    // message; field errors come from aria-invalid fields instead.
+    if (firstOf(el, 'input:not([type=hidden]), select, textarea')) return false;
+    if (filter(items, (i) => composedContains(el, i.el)).length > 2) return false;
+    return isVisible(el);
+  }
+
+  function messageKind(el, text) {
+    const signals = attr(el, 'class') + ' ' + elId(el);
+    for (let i = 0; i < MESSAGE_KIND.length; i++) {
+      if (reTest(MESSAGE_KIND[i][1], signals)) return MESSAGE_KIND[i][0];
+    }
+    for (let i = 0; i < MESSAGE_KIND.length; i++) {
+      if (reTest(MESSAGE_KIND[i][1], text)) return MESSAGE_KIND[i][0];
+    }
+    return 'info';
   }
 
   // ===============================================================================================
@@ -2323,7 +2456,7 @@
   function flatParent(n) {
     let slot = null;
     try {
-      slot = n.assignedSlot;
+      slot = nodeType(n) === 3 ? B.textAssignedSlot(n) : B.assignedSlot(n);
     } catch (e) {
       slot = null;
     }
@@ -3205,6 +3338,73 @@
     return out;
   }
 
+  /** query: ids (in the current map) of the elements a CSS selector or an XPath matches. */
+  function cmdQuery(cmd) {
+    const xpath = param(cmd, 'xpath', null);
+    const selector = param(cmd, 'selector', null);
+    if (xpath === null && selector === null) throw fail('SELECTOR_INVALID', 'query needs "selector" or "xpath"');
+    const found = xpath !== null ? resolveXPath(str(xpath)) : resolveAll(str(selector));
+    const ids = [];
+    each(found, (el) => {
+      const id = wmGet(state.byElement, el);
+      if (id && state.items[id] && state.items[id].el === el && !includes(ids, id)) push(ids, id);
+    });
+    return { count: found.length, ids };
+  }
+
+  /**
+   * Elements an XPath matches from the top document; ">>>" continues inside shadow roots or frame
+   * documents, where a leading "/step" starts at the shadow root's top-level elements.
+   */
+  function resolveXPath(expr) {
+    const parts = selectorParts(expr);
+    let roots = [TOP_DOC];
+    let found = [];
+    each(parts, (part, i) => {
+      found = [];
+      each(roots, (root) => each(xpathIn(root, part, expr), (el) => push(found, el)));
+      if (i < parts.length - 1) roots = innerRoots(found);
+    });
+    return found;
+  }
+
+  function xpathIn(root, part, whole) {
+    if (nodeType(root) === DOCUMENT_NODE) return evaluateXPath(root, root, part, whole);
+    // Shadow roots cannot be XPath context nodes: start from their top-level elements.
+    const m = B.reExec(/^\/([^/[]+)(?:\[(\d+)\])?(.*)$/, part);
+    const tops = filter(B.fragChildren(root), (c) => !m || m[1] === '*' || localName(c) === m[1]);
+    if (!m) {
+      // "//x" from a shadow root: "x" at any depth below it, top-level elements included.
+      const rel = strSlice(part, 0, 2) === '//' ? 'descendant-or-self::' + strSlice(part, 2) : part;
+      return flatMap(tops, (c) => evaluateXPath(ownerDocument(c), c, rel, whole));
+    }
+    const picked = m[2] ? (tops[+m[2] - 1] ? [tops[+m[2] - 1]] : []) : tops;
+    if (!m[3]) return picked;
+    return flatMap(picked, (c) => evaluateXPath(ownerDocument(c), c, '.' + m[3], whole));
+  }
+
+  function flatMap(list, fn) {
+    const out = [];
+    each(list, (v) => each(fn(v), (x) => push(out, x)));
+    return out;
+  }
+
+  function evaluateXPath(doc, context, expr, whole) {
+    let result;
+    try {
+      result = B.docEvaluate(doc, expr, context, null, 7 /* ORDERED_NODE_SNAPSHOT_TYPE */, null);
+    } catch (e) {
+      throw fail('SELECTOR_INVALID', 'invalid XPath "' + expr + '" in "' + whole + '": ' + errorText(e));
+    }
+    const out = [];
+    const n = B.xpathSnapshotLength(result);
+    for (let i = 0; i < n; i++) {
+      const node = B.xpathSnapshotItem(result, i);
+      if (node && nodeType(node) === ELEMENT_NODE) push(out, node);
+    }
+    return out;
+  }
+
   // ----- wait_for -----
 
   const CONDITIONS = { visible: 1, hidden: 1, exists: 1, gone: 1, enabled: 1, disabled: 1 };
@@ -3218,8 +3418,25 @@
       const target = () => (isLive(item) ? [item.el] : []);
       return { describe: itemLabel(item), probe: () => evaluateCondition(condition, target()) };
     }
+    const text = param(cmd, 'text', null);
+    if (text !== null) {
+      // Text shown anywhere on the page (documents and shadow roots the last scan walked).
+      const want = lc(collapse(str(text)));
+      const roots = () => {
+        const r = sliceArr(state.roots, 0, state.roots.length);
+        if (!includes(r, TOP_DOC)) push(r, TOP_DOC);
+        return r;
+      };
+      return { describe: 'text "' + text + '"',
+        probe: () => evaluateCondition(condition, elementsWithText(want, roots(), false, true)) };
+    }
+    const xpath = param(cmd, 'xpath', null);
+    if (xpath !== null) {
+      resolveXPath(str(xpath)); // validates the syntax now, not at timeout
+      return { describe: 'xpath ' + xpath, probe: () => evaluateCondition(condition, resolveXPath(str(xpath))) };
+    }
     const selector = param(cmd, 'selector', null);
-    if (selector === null) throw fail('SELECTOR_INVALID', 'wait_for needs "selector" or "id"');
+    if (selector === null) throw fail('SELECTOR_INVALID', 'wait_for needs "selector", "xpath", "text" or "id"');
     resolveAll(str(selector)); // validates the syntax now, not at timeout
     return { describe: '"' + selector + '"', probe: () => evaluateCondition(condition, resolveAll(str(selector))) };
   }
@@ -3402,7 +3619,8 @@
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
-        'wait_for', 'execute', 'version', 'selector.pierce',
+        'wait_for', 'wait_for.text', 'wait_for.xpath', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
+        'scan.messages', 'scan.document',
       ],
     };
   }
@@ -3426,6 +3644,7 @@
   COMMANDS.get_value = cmdGetValue;
   COMMANDS.get_text = cmdGetText;
   COMMANDS.exists = cmdExists;
+  COMMANDS.query = cmdQuery;
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;
@@ -3476,5 +3695,17 @@
     }
   }
 
-  return { handle, protocolVersion: PROTOCOL_VERSION, version: SCANNER_VERSION };
+  /**
+   * The live element behind an id of the last scan, or null: for backends that must hand the
+   * element itself to the browser (CDP DOM.setFileInputFiles, WebDriver element references).
+   */
+  function element(id) {
+    try {
+      return lookup(id).el;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  return { handle, element, protocolVersion: PROTOCOL_VERSION, version: SCANNER_VERSION };
 })()

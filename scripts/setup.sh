@@ -23,10 +23,13 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ ! -d tests/e2e/node_modules ] || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules ]; then
-  echo "==> npm ci (tests/e2e)"
-  (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
-fi
+# npm packages: the MCP client for the tests, and the libraries fixture pages load.
+for dir in tests/e2e tests/fixtures; do
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
+    echo "==> npm ci ($dir)"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done
 
 echo "==> building"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null

@@ -54,7 +54,8 @@ class StubBackend final : public Backend {
   Result<std::vector<TabInfo>> tabs(Deadline) override { return std::vector<TabInfo>{}; }
   Status switchTab(const std::string&, Deadline) override { return Status::ok(); }
   Status closeTab(const std::string&, Deadline) override { return Status::ok(); }
-  Status setFiles(const std::string&, const std::string&, const std::vector<std::string>&, Deadline) override {
+  Result<std::string> newTab(const std::string&, Deadline) override { return std::string("tab-2"); }
+  Status setFiles(int, const std::string&, const std::vector<std::string>&, Deadline) override {
     return Status::ok();
   }
   std::vector<BrowserEvent> drainEvents() override { return {}; }

@@ -13,6 +13,7 @@ namespace lscope::cdp {
 struct CdpOptions {
   std::string browser;                // --browser: path or name; empty = search PATH
   std::string endpoint;               // --cdp-endpoint ws://...: attach, do not launch
+  std::string http_url;               // --cdp-url http://host:port: attach via /json/version
   bool headed = false;                // --headed
   std::vector<std::string> extra_args;
   std::string downloads_dir;          // where downloads are saved (default: a temp dir)

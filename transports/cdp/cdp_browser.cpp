@@ -11,6 +11,7 @@
 #include "transports/cdp/cdp_backend.h"
 #include "transports/cdp/cdp_connection.h"
 #include "transports/cdp/cdp_page.h"
+#include "net/http.h"
 #include "transports/common/child_process.h"
 
 namespace lscope::cdp {
@@ -76,6 +77,11 @@ class CdpBrowser final : public BackendFactory {
     if (!options_.endpoint.empty()) {
       ws_url = options_.endpoint;
       description_ = "cdp " + ws_url;
+    } else if (!options_.http_url.empty()) {
+      auto discovered = discoverEndpoint(options_.http_url, deadline);
+      if (!discovered) return discovered.status();
+      ws_url = *discovered;
+      description_ = "cdp " + options_.http_url;
     } else {
       auto launched = launch(deadline);
       if (!launched) return launched.status();
@@ -87,10 +93,7 @@ class CdpBrowser final : public BackendFactory {
       owns_downloads_dir_ = options_.downloads_dir.empty();
     }
     auto conn = CdpConnection::connect(ws_url, deadline);
-    if (!conn) {
-      return conn.status().wrap(options_.endpoint.empty() ? "launched Chromium"
-                                                          : "attaching to " + options_.endpoint);
-    }
+    if (!conn) return conn.status().wrap(attached() ? "attaching to " + ws_url : "launched Chromium");
     conn_ = std::shared_ptr<CdpConnection>(std::move(conn.value()));
     conn_->send("Target.setDiscoverTargets", {{"discover", true}}, "", deadline);
     spdlog::info("browser ready: {}", description_);
@@ -140,6 +143,31 @@ class CdpBrowser final : public BackendFactory {
     }
     description_ = "cdp " + *path + " (pid " + std::to_string(process_->pid()) + ")";
     return line->substr(std::string("DevTools listening on ").size());
+  }
+
+  bool attached() const { return !options_.endpoint.empty() || !options_.http_url.empty(); }
+
+  // --cdp-url: asks the browser's HTTP endpoint for its WebSocket URL (GET /json/version).
+  static Result<std::string> discoverEndpoint(const std::string& http_url, Deadline deadline) {
+    std::string base = http_url;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    auto res = net::send({"GET", base + "/json/version", "", "", {}}, deadline.capped(Millis(10000)));
+    if (!res) return res.status().wrap("--cdp-url " + http_url);
+    json info = json::parse(res->body, nullptr, false);
+    if (res->status != 200 || info.is_discarded() || !info.contains("webSocketDebuggerUrl")) {
+      return Status(codes::kConnectionError,
+                    http_url + "/json/version did not name a DevTools WebSocket (HTTP " +
+                        std::to_string(res->status) + ")",
+                    "start Chromium with --remote-debugging-port=PORT and pass http://host:PORT");
+    }
+    // The browser names itself as it sees itself (often 127.0.0.1); reach it where we found it.
+    std::string ws = info["webSocketDebuggerUrl"].get<std::string>();
+    auto url = net::parseUrl(base);
+    auto path_start = ws.find('/', ws.find("://") + 3);
+    if (url && path_start != std::string::npos) {
+      ws = "ws://" + url->host + ":" + std::to_string(url->port) + ws.substr(path_start);
+    }
+    return ws;
   }
 
   // REQUIRES: mu_ held. Closes the browser we launched (politely, then by force) and removes

@@ -2,6 +2,8 @@
 // The scanner runs in an isolated world ("lemmascope") that page scripts cannot see.
 #include "transports/cdp/cdp_page.h"
 
+#include <filesystem>
+
 #include <spdlog/spdlog.h>
 
 #include "scanner/scanner_source.h"
@@ -101,6 +103,12 @@ Status CdpPage::attachTab(const std::string& target_id, Deadline deadline) {
     auto r = conn_->send(method, json::object(), session, deadline);
     if (!r) return r.status();
   }
+  // Out-of-process (cross-origin) iframes become targets of their own, attached to this
+  // session; the scanner runs in each (see onEvent: Target.attachedToTarget).
+  auto aa = conn_->send("Target.setAutoAttach",
+                        {{"autoAttach", true}, {"waitForDebuggerOnStart", false}, {"flatten", true}},
+                        session, deadline);
+  if (!aa) return aa.status();
   auto tree = conn_->send("Page.getFrameTree", json::object(), session, deadline);
   if (!tree) return tree.status();
   {
@@ -274,32 +282,38 @@ Result<int> CdpPage::scannerWorld(const std::string& session, const std::string&
   return context;
 }
 
-Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
-  std::string session, frame;
-  for (int attempt = 0;; ++attempt) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (crashed_) return Status(codes::kBrowserError, "the page crashed", "goto a URL or refresh");
-      Target* t = nullptr;
-      if (!frame_id.empty()) {
-        auto it = targets_.find(frame_id);
-        if (it != targets_.end() && it->second.is_frame) t = &it->second;
-      }
-      if (!t) t = activeTarget();
-      if (!t) return Status(codes::kBrowserError, "no open tab", "goto a URL to open one");
-      session = t->session_id;
-      frame = t->main_frame_id;
+Status CdpPage::locateFrame(const std::string& frame_id, std::string& session, std::string& frame) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (crashed_) return Status(codes::kBrowserError, "the page crashed", "goto a URL or refresh");
+  Target* t = nullptr;
+  if (!frame_id.empty()) {
+    auto it = targets_.find(frame_id);
+    if (it == targets_.end() || !it->second.is_frame) {
+      return Status(codes::kElementStale, "the frame is gone", "run observe again");
     }
+    t = &it->second;
+  } else {
+    t = activeTarget();
+  }
+  if (!t) return Status(codes::kBrowserError, "no open tab", "goto a URL to open one");
+  session = t->session_id;
+  frame = t->main_frame_id;
+  return Status::ok();
+}
+
+Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::string& expression,
+                                      bool by_value, Deadline deadline) {
+  for (int attempt = 0;; ++attempt) {
+    std::string session, frame;
+    LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
     auto context = scannerWorld(session, frame, deadline);
     Result<json> reply = context.status();
     if (context) {
-      std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
-                         command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
       reply = conn_->send("Runtime.evaluate",
-                          {{"expression", expr},
+                          {{"expression", expression},
                            {"contextId", *context},
                            {"awaitPromise", true},
-                           {"returnByValue", true}},
+                           {"returnByValue", by_value}},
                           session, deadline);
     }
     if (!reply) {
@@ -312,12 +326,20 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
       return reply.status();
     }
     if (reply->contains("exceptionDetails")) return exceptionStatus(*reply, "scanner");
-    const json& value = (*reply)["result"]["value"];
-    if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
-    json parsed = json::parse(value.get<std::string>(), nullptr, false);
-    if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
-    return parsed;
+    return reply;
   }
+}
+
+Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
+  std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
+                     command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
+  auto reply = evaluateInWorld(frame_id, expr, true, deadline);
+  if (!reply) return reply.status();
+  const json& value = (*reply)["result"]["value"];
+  if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
+  json parsed = json::parse(value.get<std::string>(), nullptr, false);
+  if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
+  return parsed;
 }
 
 // --- input ---------------------------------------------------------------------------------
@@ -373,11 +395,29 @@ Result<std::string> CdpPage::screenshot(Deadline deadline) {
 
 // --- frames, tabs, files --------------------------------------------------------------------
 
-Result<std::vector<FrameInfo>> CdpPage::frames(Deadline) {
-  std::lock_guard<std::mutex> lock(mu_);
+Result<std::vector<FrameInfo>> CdpPage::frames(Deadline deadline) {
+  std::vector<std::pair<FrameInfo, std::string>> found;  // frame, parent session
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Target* page = activeTarget();
+    if (!page) return std::vector<FrameInfo>{};
+    for (auto& [id, t] : targets_) {
+      if (t.is_frame && t.parent_session == page->session_id) {
+        found.push_back({FrameInfo{id, t.url, active_, true, {}}, t.parent_session});
+      }
+    }
+  }
   std::vector<FrameInfo> out;
-  for (auto& [id, t] : targets_) {
-    if (t.is_frame) out.push_back({id, t.url, active_, true});
+  for (auto& [info, parent] : found) {
+    // Where the <iframe> element's content box is, in the embedding page's viewport.
+    auto owner = conn_->send("DOM.getFrameOwner", {{"frameId", info.id}}, parent, deadline);
+    if (!owner) continue;  // detached meanwhile
+    auto box = conn_->send("DOM.getBoxModel", {{"backendNodeId", (*owner)["backendNodeId"]}}, parent, deadline);
+    if (!box) continue;  // not rendered (display:none)
+    const json& q = (*box)["model"]["content"];
+    info.box = Rect{q[0].get<double>(), q[1].get<double>(), q[4].get<double>() - q[0].get<double>(),
+                    q[5].get<double>() - q[1].get<double>()};
+    out.push_back(info);
   }
   return out;
 }
@@ -414,30 +454,51 @@ Status CdpPage::switchTab(const std::string& tab_id, Deadline deadline) {
 Status CdpPage::closeTab(const std::string& tab_id, Deadline deadline) {
   auto r = call("Target.closeTarget", {{"targetId", tab_id}}, deadline);
   if (!r) return r.status();
-  std::lock_guard<std::mutex> lock(mu_);
-  targets_.erase(tab_id);
-  if (active_ == tab_id) {
+  std::string next;
+  bool next_attached = false;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    targets_.erase(tab_id);
+    if (active_ != tab_id) return Status::ok();
     active_.clear();
     for (auto& [id, t] : targets_) {
-      if (!t.is_frame) active_ = id;
+      if (t.is_frame) continue;
+      next = id;
+      next_attached = !t.session_id.empty();
     }
+    if (next_attached) active_ = next;
   }
+  if (next.empty()) return newTab("", deadline).status();  // never leave the session tab-less
+  if (!next_attached) return switchTab(next, deadline);
   return Status::ok();
 }
 
-Status CdpPage::setFiles(const std::string& selector, const std::string& frame_id,
+Result<std::string> CdpPage::newTab(const std::string& url, Deadline deadline) {
+  json create = {{"url", "about:blank"}};  // a tab of the context's window, same size
+  if (!options_.browser_context_id.empty()) create["browserContextId"] = options_.browser_context_id;
+  auto created = call("Target.createTarget", create, deadline);
+  if (!created) return created.status();
+  std::string id = (*created)["targetId"].get<std::string>();
+  LSCOPE_RETURN_IF_ERROR(attachTab(id, deadline));
+  if (!url.empty()) LSCOPE_RETURN_IF_ERROR(navigate(url, deadline));
+  return id;
+}
+
+Status CdpPage::setFiles(int scanner_id, const std::string& frame_id,
                          const std::vector<std::string>& paths, Deadline deadline) {
-  (void)frame_id;
-  auto doc = call("DOM.getDocument", {{"depth", 0}}, deadline);
-  if (!doc) return doc.status();
-  auto node = call("DOM.querySelector",
-                   {{"nodeId", (*doc)["root"]["nodeId"]}, {"selector", selector}}, deadline);
-  if (!node) return node.status();
-  if ((*node)["nodeId"].get<int>() == 0) {
-    return Status(codes::kElementNotFound, "no file input matches " + selector);
+  // The element object from the scanner's map, then DOM.setFileInputFiles on it.
+  std::string expr = "globalThis." + std::string(kScannerGlobal) + ".element(" + std::to_string(scanner_id) + ")";
+  auto el = evaluateInWorld(frame_id, expr, false, deadline);
+  if (!el) return el.status();
+  const json& result = (*el)["result"];
+  if (!result.contains("objectId")) {
+    return Status(codes::kElementStale, "the file input is gone", "run observe again");
   }
-  return call("DOM.setFileInputFiles", {{"files", paths}, {"nodeId", (*node)["nodeId"]}}, deadline)
-      .status();
+  std::string session, frame;
+  LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
+  auto r = conn_->send("DOM.setFileInputFiles", {{"files", paths}, {"objectId", result["objectId"]}}, session, deadline);
+  conn_->post("Runtime.releaseObject", {{"objectId", result["objectId"]}}, session);
+  return r.status();
 }
 
 std::vector<BrowserEvent> CdpPage::drainEvents() {
@@ -449,6 +510,35 @@ std::vector<BrowserEvent> CdpPage::drainEvents() {
 
 // --- events (socket thread: quick, never blocking) -------------------------------------------
 
+void CdpPage::finishDownload(const json& params) {
+  auto it = downloads_.find(params.value("guid", ""));
+  if (it == downloads_.end()) return;
+  std::string state = params.value("state", "");
+  if (state == "canceled") {
+    events_.push_back({"download", it->second, "canceled"});
+    downloads_.erase(it);
+    return;
+  }
+  if (state != "completed") return;
+  // Chromium saved it under its guid ("allowAndName"); give it the name the site suggested,
+  // without overwriting an earlier download.
+  namespace fs = std::filesystem;
+  fs::path dir(options_.downloads_dir);
+  fs::path from = dir / it->first;
+  std::string name = it->second.empty() ? it->first : fs::path(it->second).filename().string();
+  fs::path to = dir / name;
+  for (int n = 2; fs::exists(to); ++n) {
+    to = dir / (fs::path(name).stem().string() + " (" + std::to_string(n) + ")" + fs::path(name).extension().string());
+  }
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) to = from;
+  auto size = fs::file_size(to, ec);
+  events_.push_back({"download", to.string(), ec ? "size unknown" : std::to_string(size) + " bytes"});
+  downloads_.erase(it);
+}
+
+// Events run on the socket thread: update state, queue BrowserEvents, never block.
 void CdpPage::onEvent(const std::string& method, const json& params, const std::string& session_id) {
   spdlog::trace("cdp event {}", method);  // never params: they can carry typed secrets
   std::lock_guard<std::mutex> lock(mu_);
@@ -456,6 +546,11 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // Browser-level events: keep those about our context's targets.
     if (method == "Target.targetCreated" || method == "Target.targetInfoChanged") {
       const json& info = params["targetInfo"];
+      if (info.value("type", "") == "iframe") {
+        auto it = targets_.find(info.value("targetId", ""));
+        if (it != targets_.end()) it->second.url = info.value("url", "");
+        return;
+      }
       if (info.value("type", "") != "page") return;
       if (options_.browser_context_id.empty() ||
           info.value("browserContextId", "") != options_.browser_context_id) {
@@ -471,23 +566,50 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
         events_.push_back({"tab_opened", id, t.url});
       }
     } else if (method == "Target.targetDestroyed") {
-      targets_.erase(params.value("targetId", ""));
+      auto it = targets_.find(params.value("targetId", ""));
+      if (it != targets_.end() && !it->second.is_frame) targets_.erase(it);
+    } else if (method == "Target.detachedFromTarget") {
+      for (auto it = targets_.begin(); it != targets_.end(); ++it) {
+        if (it->second.session_id == params.value("sessionId", "")) {
+          if (it->second.is_frame) targets_.erase(it);
+          else it->second.session_id.clear();
+          break;
+        }
+      }
     } else if (method == "Browser.downloadWillBegin") {
       downloads_[params.value("guid", "")] = params.value("suggestedFilename", "");
     } else if (method == "Browser.downloadProgress") {
-      auto it = downloads_.find(params.value("guid", ""));
-      if (it == downloads_.end()) return;
-      std::string state = params.value("state", "");
-      if (state == "completed") {
-        events_.push_back({"download", options_.downloads_dir + "/" + params.value("guid", ""),
-                           it->second + " (" +
-                               std::to_string(params.value("receivedBytes", 0.0) / 1.0) + " bytes)"});
-        downloads_.erase(it);
-      } else if (state == "canceled") {
-        downloads_.erase(it);
-      }
+      finishDownload(params);
     }
     cv_.notify_all();
+    return;
+  }
+
+  if (method == "Target.attachedToTarget") {
+    // A cross-origin iframe of one of our pages (auto-attach): a target of its own.
+    const json& info = params["targetInfo"];
+    if (info.value("type", "") != "iframe") return;
+    std::string id = info.value("targetId", "");
+    Target& f = targets_[id];
+    f.target_id = id;
+    f.session_id = params.value("sessionId", "");
+    f.main_frame_id = id;  // an out-of-process frame's id is its target id
+    f.url = info.value("url", "");
+    f.is_frame = true;
+    f.parent_session = session_id;
+    conn_->post("Page.enable", json::object(), f.session_id);
+    conn_->post("Target.setAutoAttach", {{"autoAttach", true}, {"waitForDebuggerOnStart", false}, {"flatten", true}},
+                f.session_id);
+    cv_.notify_all();
+    return;
+  }
+  if (method == "Target.detachedFromTarget") {
+    for (auto it = targets_.begin(); it != targets_.end(); ++it) {
+      if (it->second.is_frame && it->second.session_id == params.value("sessionId", "")) {
+        targets_.erase(it);
+        break;
+      }
+    }
     return;
   }
 
@@ -498,7 +620,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // submission is scheduled asynchronously after the click that caused it).
     bool new_document = method == "Page.frameStartedLoading" ||
                         params.value("navigationType", "") == "differentDocument";
-    if (params.value("frameId", "") == t->main_frame_id && new_document) t->loading = true;
+    if (params.value("frameId", "") == t->main_frame_id && new_document && !t->is_frame) t->loading = true;
     t->last_network = Clock::now();
   } else if (method == "Page.frameRequestedNavigation") {
     t->last_network = Clock::now();  // activity: restarts the quiet period
@@ -534,8 +656,10 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     conn_->post("Page.handleJavaScriptDialog",
                 {{"accept", true}, {"promptText", params.value("defaultPrompt", "")}}, session_id);
   } else if (method == "Inspector.targetCrashed") {
-    crashed_ = true;
-    events_.push_back({"crash", t->target_id, "the page crashed"});
+    if (!t->is_frame) {
+      crashed_ = true;
+      events_.push_back({"crash", t->target_id, "the page crashed"});
+    }
   }
   cv_.notify_all();
 }

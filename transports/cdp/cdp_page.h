@@ -53,7 +53,8 @@ class CdpPage final : public Backend {
   Result<std::vector<TabInfo>> tabs(Deadline deadline) override;
   Status switchTab(const std::string& tab_id, Deadline deadline) override;
   Status closeTab(const std::string& tab_id, Deadline deadline) override;
-  Status setFiles(const std::string& selector, const std::string& frame_id,
+  Result<std::string> newTab(const std::string& url, Deadline deadline) override;
+  Status setFiles(int scanner_id, const std::string& frame_id,
                   const std::vector<std::string>& paths, Deadline deadline) override;
   std::vector<BrowserEvent> drainEvents() override;
 
@@ -66,6 +67,7 @@ class CdpPage final : public Backend {
     std::string url;
     std::string title;
     bool is_frame = false;             // an out-of-process iframe target
+    std::string parent_session;        // frames: the session of the page that embeds it
     std::map<std::string, int> worlds;  // frame id -> scanner execution context id
     bool loading = false;               // main frame between started and stopped loading
     uint64_t navigations = 0;           // main-frame URL changes
@@ -77,6 +79,12 @@ class CdpPage final : public Backend {
       : conn_(std::move(conn)), options_(std::move(options)) {}
 
   Status attachTab(const std::string& target_id, Deadline deadline);
+  // The session and frame id the scanner runs in for `frame_id` ("" = the active tab's page).
+  Status locateFrame(const std::string& frame_id, std::string& session, std::string& frame);
+  // Evaluates `expression` in the frame's scanner world, injecting the scanner if needed.
+  Result<json> evaluateInWorld(const std::string& frame_id, const std::string& expression,
+                               bool by_value, Deadline deadline);
+  void finishDownload(const json& params);  // REQUIRES: mu_ held
   Result<json> call(const std::string& method, const json& params, Deadline deadline);
   Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
                            Deadline deadline);

@@ -9,20 +9,79 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const fixturesDir = path.resolve(here, '../../fixtures');
 
 const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
-  '.json': 'application/json', '.png': 'image/png', '.txt': 'text/plain' };
+  '.json': 'application/json', '.png': 'image/png', '.txt': 'text/plain', '.ico': 'image/x-icon' };
 
 // Accounts the fixture login accepts.
 export const accounts = { 'ada@example.com': 'correct horse battery staple' };
 
-export async function startFixtureServer({ root = fixturesDir, extraRoots = {} } = {}) {
+// The file GET /files/report.csv answers, as an attachment (tests compare size and bytes).
+export const reportCsv = 'id,name,amount\n1,Ada,12.50\n2,Grace,7.25\n3,Linus,3.00\n';
+
+// Parses a multipart/form-data body (raw bytes) into text fields and files {field, filename,
+// type, size}. Minimal: enough for what a browser sends from a fixture form.
+function parseMultipart(raw, contentType) {
+  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
+  const fields = {};
+  const files = [];
+  if (!m) return { fields, files };
+  const delim = Buffer.from(`--${m[1] || m[2]}`);
+  let pos = raw.indexOf(delim);
+  while (pos !== -1) {
+    const start = pos + delim.length;
+    if (raw.slice(start, start + 2).toString() === '--') break;  // closing delimiter
+    const next = raw.indexOf(delim, start);
+    if (next === -1) break;
+    const part = raw.slice(start + 2, next - 2);  // skip CRLF after delimiter and before next
+    const split = part.indexOf('\r\n\r\n');
+    pos = next;
+    if (split === -1) continue;
+    const head = part.slice(0, split).toString('utf8');
+    const data = part.slice(split + 4);
+    const name = /;\s*name="([^"]*)"/i.exec(head)?.[1];
+    const filename = /filename="([^"]*)"/i.exec(head)?.[1];
+    if (filename !== undefined) {
+      const type = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1] || '';
+      files.push({ field: name, filename, type, size: data.length });
+    } else if (name !== undefined) {
+      fields[name] = data.toString('utf8');
+    }
+  }
+  return { fields, files };
+}
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g,
+  (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+const json = (res, status, value) => {
+  res.writeHead(status, { 'Content-Type': types['.json'] });
+  res.end(JSON.stringify(value));
+};
+
+// Serves root (default tests/fixtures) on host (default 127.0.0.1) at a free port. Every
+// request is recorded in `received` as {method, path, form}: form is the query for a GET, the
+// url-encoded, JSON or multipart text fields for a POST; a multipart POST also has `files`.
+export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, host = '127.0.0.1' } = {}) {
   const received = [];  // {method, path, form} in arrival order
   const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => { body += c; });
+    const chunks = [];
+    req.on('data', (c) => { chunks.push(c); });
     req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const body = raw.toString('utf8');
       const url = new URL(req.url, 'http://127.0.0.1');
-      const form = Object.fromEntries(new URLSearchParams(req.method === 'POST' ? body : url.search));
-      received.push({ method: req.method, path: url.pathname, form });
+      const ctype = req.headers['content-type'] || '';
+      let form;
+      let files;
+      if (req.method === 'POST' && /^application\/json/i.test(ctype)) {
+        try { form = JSON.parse(body); } catch { form = null; }
+        if (!form || typeof form !== 'object') form = {};
+      } else if (req.method === 'POST' && /^multipart\/form-data/i.test(ctype)) {
+        ({ fields: form, files } = parseMultipart(raw, ctype));
+      } else {
+        form = Object.fromEntries(new URLSearchParams(req.method === 'POST' ? body : url.search));
+      }
+      received.push(files ? { method: req.method, path: url.pathname, form, files }
+        : { method: req.method, path: url.pathname, form });
       if (req.method === 'POST' && url.pathname === '/login') {
         if (accounts[form.email] && accounts[form.email] === form.password) {
           res.writeHead(303, { Location: '/dashboard.html' });
@@ -31,6 +90,47 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {} }
         const page = fs.readFileSync(path.join(root, 'login.html'), 'utf8').replace('<!--ERROR-->',
           '<div class="error" role="alert">Incorrect username or password.</div>');
         res.writeHead(401, { 'Content-Type': types['.html'] });
+        return res.end(page);
+      }
+      // JSON login for pages that sign in with fetch (react-login, noform-login, shadow, ...).
+      if (req.method === 'POST' && url.pathname === '/api/login') {
+        const user = form.email ?? form.username;
+        if (accounts[user] && accounts[user] === form.password) return json(res, 200, { ok: true });
+        return json(res, 401, { error: 'Incorrect username or password.' });
+      }
+      // Search for search-button.html: five titles containing the query.
+      if (req.method === 'GET' && url.pathname === '/api/search') {
+        const q = url.searchParams.get('q') || '';
+        const results = q.trim() ? [1, 2, 3, 4, 5].map((n) => `${q} — result ${n}`) : [];
+        return json(res, 200, { query: q, results });
+      }
+      // Answers after ?ms= milliseconds (at most 10 s), for pages that load late.
+      if (req.method === 'GET' && url.pathname === '/api/slow') {
+        const ms = Math.min(Math.max(Number(url.searchParams.get('ms')) || 0, 0), 10000);
+        const timer = setTimeout(() => json(res, 200, { ok: true, ms }), ms);
+        res.on('close', () => clearTimeout(timer));
+        return undefined;
+      }
+      if (req.method === 'GET' && url.pathname === '/files/report.csv') {
+        res.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Length': Buffer.byteLength(reportCsv),
+          'Content-Disposition': 'attachment; filename="report.csv"' });
+        return res.end(reportCsv);
+      }
+      if (req.method === 'POST' && url.pathname === '/upload') {
+        const list = (files || []).filter((f) => f.filename)
+          .map((f) => `<li><span class="filename">${escapeHtml(f.filename)}</span> `
+            + `(<span class="size">${f.size}</span> bytes)</li>`).join('');
+        res.writeHead(files && files.some((f) => f.filename) ? 200 : 400, { 'Content-Type': types['.html'] });
+        return res.end('<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Upload received · Fixture</title></head>'
+          + `<body><h1>Upload received</h1><ul id="files">${list || '<li>No file.</li>'}</ul>`
+          + '<p><a href="/upload.html">Upload another</a></p></body></html>');
+      }
+      if (req.method === 'POST' && url.pathname === '/signup') {
+        const rows = Object.entries(form).map(([k, v]) =>
+          `<dt>${escapeHtml(k)}</dt><dd data-field="${escapeHtml(k)}">${escapeHtml(v)}</dd>`).join('');
+        const page = fs.readFileSync(path.join(root, 'signup-done.html'), 'utf8').replace('<!--VALUES-->', rows);
+        res.writeHead(200, { 'Content-Type': types['.html'] });
         return res.end(page);
       }
       let file = null;
@@ -52,12 +152,19 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {} }
       });
     });
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${server.address().port}`;
+  await new Promise((resolve) => server.listen(0, host, resolve));
+  const base = `http://${host}:${server.address().port}`;
   return {
     base,
     received,
     posts: (p) => received.filter((r) => r.method === 'POST' && r.path === p),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
+}
+
+// The same fixtures on a second origin, for cross-origin iframes (iframe.html?xo=<its base>).
+// 127.0.0.2 is another loopback address, so the frame is cross-site too: Chromium puts it in
+// its own process (an out-of-process iframe). Pass host: '127.0.0.1' for same-site only.
+export function startCrossOriginServer(options = {}) {
+  return startFixtureServer({ host: '127.0.0.2', ...options });
 }

@@ -1,0 +1,90 @@
+// The one translation unit that includes cpp-httplib.
+#include "net/http.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include <httplib.h>
+
+namespace lscope::net {
+
+Result<Url> parseUrl(const std::string& url) {
+  Url u;
+  auto scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return Status(codes::kParameterInvalid, "not an http URL: " + url);
+  u.scheme = url.substr(0, scheme_end);
+  if (u.scheme != "http" && u.scheme != "https") {
+    return Status(codes::kParameterInvalid, "unsupported scheme in " + url + " (use http://)");
+  }
+  std::string rest = url.substr(scheme_end + 3);
+  auto slash = rest.find('/');
+  std::string authority = rest.substr(0, slash);
+  u.path = slash == std::string::npos ? "/" : rest.substr(slash);
+  u.port = u.scheme == "https" ? 443 : 80;
+  std::string host = authority;
+  if (!authority.empty() && authority[0] == '[') {
+    auto close = authority.find(']');
+    if (close == std::string::npos) return Status(codes::kParameterInvalid, "bad IPv6 host in " + url);
+    host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size() && authority[close + 1] == ':') {
+      authority = authority.substr(close + 2);
+    } else {
+      authority.clear();
+    }
+    if (!authority.empty()) u.port = std::atoi(authority.c_str());
+  } else if (auto colon = authority.rfind(':'); colon != std::string::npos) {
+    host = authority.substr(0, colon);
+    u.port = std::atoi(authority.substr(colon + 1).c_str());
+  }
+  if (host.empty() || u.port <= 0 || u.port > 65535) return Status(codes::kParameterInvalid, "bad host or port in " + url);
+  u.host = host;
+  return u;
+}
+
+Result<HttpResponse> send(const HttpRequest& request, Deadline deadline) {
+  auto url = parseUrl(request.url);
+  if (!url) return url.status();
+  if (url->scheme == "https") {
+    return Status(codes::kUnsupported, "https is not supported for " + request.url,
+                  "use an http:// endpoint (driver and DevTools endpoints are plain HTTP)");
+  }
+  httplib::Client client(url->host, url->port);
+  auto left = std::max<long long>(deadline.remaining().count(), 1);
+  client.set_connection_timeout(std::chrono::milliseconds(std::min<long long>(left, 10000)));
+  client.set_read_timeout(std::chrono::milliseconds(left));
+  client.set_write_timeout(std::chrono::milliseconds(left));
+  httplib::Headers headers;
+  for (const auto& [k, v] : request.headers) headers.emplace(k, v);
+  httplib::Result res{nullptr, httplib::Error::Unknown};
+  if (request.method == "GET") {
+    res = client.Get(url->path, headers);
+  } else if (request.method == "POST") {
+    res = client.Post(url->path, headers, request.body, request.content_type);
+  } else if (request.method == "DELETE") {
+    res = client.Delete(url->path, headers, request.body, request.content_type);
+  } else {
+    return Status(codes::kInternal, "unsupported HTTP method " + request.method);
+  }
+  if (!res) {
+    auto err = res.error();
+    if (err == httplib::Error::Read && deadline.expired()) {
+      return Status(codes::kTimeout, request.method + " " + request.url + " did not answer in time");
+    }
+    if (err == httplib::Error::ConnectionTimeout) {
+      return Status(codes::kTimeout, "connecting to " + url->host + ":" + std::to_string(url->port) + " timed out");
+    }
+    return Status(codes::kConnectionError, request.method + " " + request.url + " failed: " + httplib::to_string(err),
+                  "is the endpoint running and reachable?");
+  }
+  HttpResponse out;
+  out.status = res->status;
+  out.body = res->body;
+  for (const auto& [k, v] : res->headers) {
+    std::string key = k;
+    std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+    out.headers[key] = v;
+  }
+  return out;
+}
+
+}  // namespace lscope::net
