@@ -58,7 +58,17 @@ std::string pageLine(const PageScan& scan) {
 
 std::string elementLabel(const Element& e) {
   std::string out = e.type;
-  if (!e.role.empty() && e.role != "generic" && e.role != e.type) out += "/" + e.role;
+  if (!e.role.empty() && e.role != "generic" && e.role != e.type) {
+    out += "/" + e.role;
+  } else if (e.type == "input") {
+    // Inputs that take something other than text say so: an agent uploads into input/file.
+    static const char* kSpecial[] = {"file", "date", "time", "datetime-local", "month", "week",
+                                     "number", "range", "color"};
+    std::string t = e.attributes.value("type", "");
+    for (const char* k : kSpecial) {
+      if (t == k) out += "/" + t;
+    }
+  }
   if (!e.text.empty()) out += " " + quote(clip(e.text, 80));
   return out;
 }

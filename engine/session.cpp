@@ -531,14 +531,16 @@ Response Session::doClick(const Command& c, Ctx& ctx) {
                                                          : MouseButton::kLeft;
     int count = c.args.value("double", false) ? 2 : 1;
     std::string summary = describe(el) + (res->note.empty() ? "" : " (" + res->note + ")");
-    auto point = pointOf(ctx, el, "click", force);
+    // --force: the element itself gets the click even when something covers it, which native
+    // input at its position cannot do (it would hit the cover).
+    auto point = force ? Result<Point>(Status(codes::kUnknownCommand, "forced")) : pointOf(ctx, el, "click");
     if (!point && point.status().code() == codes::kUnknownCommand) {
       static const char* kNames[] = {"left", "middle", "right"};
       auto clicked = scannerCall(ctx, {{"cmd", "click"}, {"id", el.scanner_id},
                                        {"button", kNames[static_cast<int>(button)]},
                                        {"click_count", count}, {"force", force}}, el.frame);
       if (!clicked) return clicked.status();
-      return summary + " (synthetic events)";
+      return summary + (force ? " (forced: synthetic events)" : " (synthetic events)");
     }
     if (!point) return point.status();
     LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, button, count, 0, ctx.deadline));

@@ -1,0 +1,360 @@
+// Every atomic command and option, end to end: the official MCP client, the real lscope
+// binary, real headless Chromium, local fixture pages. Assertions check what the page shows or
+// received, not only the response text.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, text } from './lib/lscope.js';
+import { startFixtureServer, startCrossOriginServer, reportCsv } from './lib/fixture_server.js';
+
+let site;
+let client;
+const call = async (name, args = {}) => client.callTool({ name, arguments: args });
+const ok = async (name, args = {}) => {
+  const r = await call(name, args);
+  assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed:\n${text(r)}`);
+  return text(r);
+};
+const fails = async (name, args = {}) => {
+  const r = await call(name, args);
+  assert.equal(r.isError, true, `${name} ${JSON.stringify(args)} should fail:\n${text(r)}`);
+  return text(r);
+};
+// A loopback port nothing listens on.
+const closedPort = () => new Promise((resolve) => {
+  const srv = net.createServer().listen(0, '127.0.0.1', () => {
+    const { port } = srv.address();
+    srv.close(() => resolve(port));
+  });
+});
+// The page's own text, to check what it shows.
+const pageText = async () => (await call('text')).structuredContent.text;
+
+before(async () => {
+  site = await startFixtureServer();
+  ({ client } = await connect());
+});
+after(async () => {
+  await client.close();
+  await site.close();
+});
+
+describe('navigation', () => {
+  it('goto adds the scheme, returns the observation; back, forward, refresh and url', async () => {
+    const host = site.base.replace('http://', '');
+    const first = await ok('goto', { url: `${host}/login.html` });
+    assert.match(first, /^ok goto 127\.0\.0\.1:\d+\/login\.html\n\n@ 127\.0\.0\.1:\d+\/login\.html "Sign in · Fixture"/);
+    await ok('goto', { url: `${site.base}/dashboard.html` });
+    const back = await ok('back');
+    assert.match(back, /~ url: \/dashboard\.html → \/login\.html/);
+    assert.match(await ok('url'), /^ok url http:\/\/127\.0\.0\.1:\d+\/login\.html/);
+    const fwd = await ok('forward');
+    assert.match(fwd, /~ url: \/login\.html → \/dashboard\.html/);
+    const again = await ok('refresh');
+    assert.match(again, /^ok refresh/);
+    assert.match(await ok('title'), /^ok title "Dashboard · Fixture"/);
+  });
+
+  it('a bad URL is a NAVIGATION_ERROR with a hint, and the session goes on', async () => {
+    const port = await closedPort();
+    const r = await call('goto', { url: `http://127.0.0.1:${port}/nothing` });
+    assert.equal(r.isError, true);
+    assert.match(text(r), new RegExp(`^error goto: net::ERR_CONNECTION_REFUSED loading http://127\\.0\\.0\\.1:${port}/nothing`));
+    assert.equal(r.structuredContent.code, 'NAVIGATION_ERROR');
+    assert.match(text(r), /# hint\n/);
+    await ok('goto', { url: `${site.base}/login.html` });
+  });
+});
+
+describe('observation', () => {
+  it('observe --full adds selectors and positions; --max caps with a visible more-line', async () => {
+    await ok('goto', { url: `${site.base}/signup.html` });
+    const full = await ok('observe', { full: true });
+    assert.match(full, /\[1\] input "First name" \{required\} css\(#first\) @\d+,\d+ \d+x\d+/);
+    const capped = await ok('observe', { max: 3 });
+    const lines = capped.split('\n').filter((l) => /^\[\d+\]/.test(l));
+    assert.equal(lines.length, 3);
+    assert.match(capped, /… \d+ more \(observe --near\/--within\)/);
+  });
+
+  it('observe --near orders by distance; --within limits to a container; --viewport', async () => {
+    await ok('goto', { url: `${site.base}/long.html` });
+    const all = await ok('observe');
+    assert.match(all, /button "I have read everything"/);
+    const vp = await ok('observe', { viewport: true });
+    assert.ok(!/I have read everything/.test(vp), 'the bottom button is off-screen');
+    const within = await ok('observe', { within: '#list' });
+    assert.match(within, /Accept clauses/);
+    assert.ok(!/I have read everything/.test(within));
+    const near = await ok('observe', { near: 'I have read' });
+    const first = near.split('\n').find((l) => /^\[\d+\]/.test(l));
+    assert.match(first, /I have read everything/);
+  });
+
+  it('text of the page and of an element; screenshot is a PNG image', async () => {
+    await ok('goto', { url: `${site.base}/dashboard.html` });
+    assert.match(await ok('text'), /Welcome back/);
+    assert.match(await ok('text', { target: 'Settings' }), /^ok text\n\nSettings/);
+    const shot = await call('screenshot');
+    assert.equal(shot.isError, false);
+    const img = shot.content.find((c) => c.type === 'image');
+    assert.equal(img.mimeType, 'image/png');
+    const png = Buffer.from(img.data, 'base64');
+    assert.equal(png.subarray(1, 4).toString(), 'PNG');
+    assert.equal(png.readUInt32BE(16), 1280);  // viewport width
+  });
+});
+
+describe('actions', () => {
+  it('click goes through trusted input (the page checks isTrusted)', async () => {
+    await ok('goto', { url: `${site.base}/istrusted.html` });
+    const r = await ok('click', { target: 'Confirm order' });
+    assert.ok(!/synthetic/.test(r));
+    assert.match(await pageText(), /trusted click/);
+    assert.ok(!(await pageText()).includes('untrusted click ignored'));
+    await ok('type', { target: 'Code', text: 'abc' });
+    assert.match(await pageText(), /trusted 3, untrusted 0/);
+  });
+
+  it('click --double and --right reach the page as such', async () => {
+    await ok('goto', { url: `${site.base}/widgets.html` });
+    await ok('click', { target: 'Double-click me', double: true });
+    assert.match(await pageText(), /double-clicked/i);
+    await ok('click', { target: 'Right-click me', right: true });
+    assert.match(await pageText(), /context menu/i);
+  });
+
+  it('a covered element is refused with what covers it; --force clicks it anyway', async () => {
+    await ok('goto', { url: `${site.base}/consent-custom.html` });
+    const r = await fails('click', { target: 'Checkout' });
+    assert.match(r, /covered by/);
+    assert.match(r, /dismiss_popups, or retry with --force/);
+    const forced = await ok('click', { target: 'Checkout', force: true });
+    assert.match(forced, /forced/);
+    assert.match(await pageText(), /Checkout started\./);
+  });
+
+  it('type clears first, --append keeps, --enter submits; React sees the value', async () => {
+    await ok('goto', { url: `${site.base}/react-login.html` });
+    await ok('type', { target: 'email', text: 'wrong@example.com' });
+    const replaced = await ok('type', { target: 'email', text: 'ada@example.com' });
+    assert.match(replaced, /value "ada@example\.com"/);
+    await ok('type', { target: 'password', text: 'correct horse' });
+    await ok('type', { target: 'password', text: ' battery staple', append: true, enter: true });
+    const posts = site.received.filter((r) => r.path === '/api/login');
+    assert.deepEqual(posts.at(-1).form, { email: 'ada@example.com', password: 'correct horse battery staple' });
+  });
+
+  it('clear, focus, hover, press, check, uncheck, select (text, value, index)', async () => {
+    await ok('goto', { url: `${site.base}/signup.html` });
+    await ok('type', { target: 'First name', text: 'Ada' });
+    const cleared = await ok('clear', { target: 'First name' });
+    assert.match(cleared, /value ""/);
+    const focused = await ok('focus', { target: 'Email' });
+    assert.match(focused, /~ \[\d+\] input\/email "Email": focused|^ok focus/);
+    await ok('press', { key: 'Tab' });
+    const checked = await ok('check', { target: 'newsletter' });
+    assert.match(checked, /: checked/);
+    const already = await ok('check', { target: 'newsletter' });
+    assert.match(already, /already checked/);
+    const un = await ok('uncheck', { target: 'newsletter' });
+    assert.match(un, /: unchecked/);
+    const radio = await ok('check', { target: 'Pro' });
+    assert.match(radio, /\[\d+\] radio "Pro": checked/);
+    const byText = await ok('select', { target: 'Country', option: 'France' });
+    assert.match(byText, /← "France"/);
+    const byValue = await ok('select', { target: 'Country', option: 'de' });
+    assert.match(byValue, /← "Germany"/);
+    const byIndex = await ok('select', { target: 'Country', index: 5 });
+    assert.match(byIndex, /← "United States"/);
+    const missing = await fails('select', { target: 'Country', option: 'Atlantis' });
+    assert.match(missing, /France/);  // names the options there are
+    await ok('hover', { target: 'Email' });
+  });
+
+  it('press Control+A then Backspace empties a field; unknown keys fail clearly', async () => {
+    await ok('goto', { url: `${site.base}/signup.html` });
+    await ok('type', { target: 'First name', text: 'Grace' });
+    await ok('press', { key: 'Control+A' });
+    const r = await ok('press', { key: 'Backspace' });
+    assert.match(r, /value ""/);
+    const bad = await fails('press', { key: 'Hyper+Q' });
+    assert.match(bad, /unknown modifier/);
+  });
+
+  it('scroll down, bottom, top and within a container', async () => {
+    await ok('goto', { url: `${site.base}/long.html` });
+    assert.match(await ok('scroll', { direction: 'down', amount: '500' }), /^ok scroll down \(y 500 of \d+\)/);
+    assert.match(await ok('scroll', { direction: 'bottom' }), /^ok scroll bottom \(y (\d+) of \1\)/);
+    assert.match(await ok('scroll', { direction: 'top' }), /^ok scroll top \(y 0 of/);
+    const inner = await call('scroll', { direction: 'down', amount: 'page', within: '#list' });
+    assert.equal(inner.isError, false, text(inner));
+    assert.ok(inner.structuredContent.scroll.y > 0);
+  });
+
+  it('upload sets a file input; the server receives the file', async () => {
+    const file = path.join(os.tmpdir(), `lscope-upload-${process.pid}.txt`);
+    fs.writeFileSync(file, 'hello upload\n');
+    try {
+      await ok('goto', { url: `${site.base}/upload.html` });
+      const r = await ok('upload', { target: 'Document', path: file });
+      assert.match(r, new RegExp(`← ${path.basename(file)}`));
+      await ok('click', { target: 'Upload' });
+      const up = site.received.filter((x) => x.path === '/upload').at(-1);
+      assert.equal(up.files[0].filename, path.basename(file));
+      assert.equal(up.files[0].size, 13);
+      const missing = await fails('upload', { target: 'css(input[type=file])', path: '/no/such/file.txt' });
+      assert.match(missing, /no such file: \/no\/such\/file\.txt/);
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+});
+
+describe('targets', () => {
+  it('by role, exact/contains/regex text, css, xpath and relations', async () => {
+    await ok('goto', { url: `${site.base}/pagination.html` });
+    assert.match(await ok('click', { target: 'xpath(//a[normalize-space()="2"])' }), /~ url: \/pagination\.html → \/pagination\.html\?page=2/);
+    assert.match(await ok('click', { target: 'css(a[rel=next])' }), /page=3/);
+    assert.match(await ok('click', { target: '/^prev/i' }), /page=2/);
+    assert.match(await ok('click', { target: 'contains Nex' }), /page=3/);
+    assert.match(await ok('click', { target: 'exact "1"' }), /page=1/);
+    await ok('goto', { url: `${site.base}/login.html` });
+    assert.match(await ok('type', { target: 'password', text: 'x' }), /\[2\] "Password"/);
+    assert.match(await ok('focus', { target: '"Sign in" after 2' }), /\[4\] "Sign in"/);
+    assert.match(await ok('focus', { target: 'email before 2' }), /\[1\] "Email"/);
+  });
+
+  it('ambiguous text: the default chooses and says so; --strict fails listing candidates', async () => {
+    await ok('goto', { url: `${site.base}/signup.html` });
+    const r = await ok('focus', { target: 'contains name' });
+    assert.match(r, /first of \d+ equal matches|^ok focus/);
+    const { client: strict } = await connect(['--strict']);
+    try {
+      await strict.callTool({ name: 'goto', arguments: { url: `${site.base}/signup.html` } });
+      const amb = await strict.callTool({ name: 'click', arguments: { target: 'contains name' } });
+      assert.equal(amb.isError, true);
+      assert.equal(amb.structuredContent.code, 'TARGET_AMBIGUOUS');
+      assert.match(text(amb), /# hint\nuse an id or a relation[^\n]*\n  \[\d+\] input "First name"/);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe('waits are event-driven', () => {
+  it('wait visible/hidden text, idle, load, url', async () => {
+    await ok('goto', { url: `${site.base}/slow.html?ms=700` });
+    const vis = await ok('wait', { condition: 'visible', target: '"Done"', timeout: '5s' });
+    assert.match(vis, /^ok wait visible "Done" \(\d+ms\)/);
+    assert.match(await ok('wait', { condition: 'hidden', target: '"Loading…"' }), /^ok wait hidden/);
+    await ok('click', { target: 'Save' });
+    await ok('wait', { condition: 'visible', target: 'Saved!', timeout: 3000 });
+    assert.match(await pageText(), /Saved!/);
+    assert.match(await ok('wait', { condition: 'idle' }), /^ok wait idle/);
+    assert.match(await ok('wait', { condition: 'load' }), /^ok wait load/);
+    const timeout = await fails('wait', { condition: 'visible', target: '"Never shown"', timeout: '300ms' });
+    assert.match(timeout, /timed out after 300 ms/);
+    await ok('goto', { url: `${site.base}/dialogs.html` });
+    await ok('click', { target: 'Go to dashboard' });
+    assert.match(await ok('wait', { condition: 'url', target: 'dashboard', timeout: '5s' }), /^ok wait url/);
+  });
+});
+
+describe('change reports', () => {
+  it('navigation, form submitted, error appeared, results appeared, nothing happened', async () => {
+    await ok('goto', { url: `${site.base}/react-login.html` });
+    await ok('type', { target: 'email', text: 'ada@example.com' });
+    await ok('type', { target: 'password', text: 'wrong' });
+    const err = await call('click', { target: 'Sign in' });
+    assert.match(text(err), /! error: "Incorrect username or password\."/);
+    const signals = err.structuredContent.changes.signals.map((s) => s.signal);
+    assert.ok(signals.includes('ErrorAppeared'), signals.join());
+
+    await ok('goto', { url: `${site.base}/search.html` });
+    const results = await call('type', { target: 'search', text: 'lemmas', enter: true });
+    assert.match(text(results), /\[\d+\] link "[^"]*lemmas/i);
+    assert.ok(results.structuredContent.changes.signals.some((s) => s.signal === 'ResultsAppeared'),
+      JSON.stringify(results.structuredContent.changes.signals));
+
+    await ok('goto', { url: `${site.base}/login.html` });
+    await ok('type', { target: 'email', text: 'ada@example.com' });
+    await ok('type', { target: 'password', text: 'correct horse battery staple' });
+    const nav = await call('click', { target: 'Sign in' });
+    const navSignals = nav.structuredContent.changes.signals.map((s) => s.signal);
+    assert.ok(navSignals.includes('NavigationOccurred') && navSignals.includes('FormSubmitted'), navSignals.join());
+    assert.match(text(nav), /@ 127\.0\.0\.1:\d+\/dashboard\.html/);
+
+    const noop = await call('hover', { target: 'Dashboard' });
+    assert.match(text(noop), /# changes\nnone/);
+    assert.ok(noop.structuredContent.changes.signals.some((s) => s.signal === 'NoOp'));
+  });
+});
+
+describe('what real sessions hit', () => {
+  it('dialogs are accepted and reported with their text', async () => {
+    await ok('goto', { url: `${site.base}/dialogs.html` });
+    assert.match(await ok('click', { target: 'Show alert' }), /# events\ndialog alert "Saved\." \(accepted\)/);
+    const confirm = await ok('click', { target: 'Delete item' });
+    assert.match(confirm, /dialog confirm "Delete this item\?" \(accepted\)/);
+    assert.match(await pageText(), /deleted/);
+    await ok('click', { target: 'Rename' });
+    assert.match(await pageText(), /renamed to Untitled/);
+  });
+
+  it('a click that opens a tab reports it; tabs lists, switches and closes', async () => {
+    await ok('goto', { url: `${site.base}/tabs.html` });
+    const r = await ok('click', { target: 'Open dashboard in a new tab' });
+    const m = r.match(/new tab \[(\d+)\] 127\.0\.0\.1:\d+\/dashboard\.html \(tabs switch (\d+)\)/);
+    assert.ok(m, r);
+    const list = await ok('tabs');
+    assert.match(list, /tabs\.html "[^"]*" \(active\)/);
+    await ok('tabs', { action: 'switch', tab: m[1] });
+    assert.match(await ok('title'), /Dashboard/);
+    await ok('tabs', { action: 'close', tab: m[1] });
+    assert.match(await ok('title'), /New tabs and windows/);
+    const opened = await ok('tabs', { action: 'new', tab: `${site.base}/login.html` });
+    assert.match(opened, /login\.html "Sign in · Fixture" \(active\)/);
+  });
+
+  it('downloads are saved and reported with path and size', async () => {
+    await ok('goto', { url: `${site.base}/download.html` });
+    const r = await ok('click', { target: 'Download report' });
+    const m = r.match(/download (\/\S+report\.csv) (\d+) bytes/);
+    assert.ok(m, r);
+    assert.equal(Number(m[2]), Buffer.byteLength(reportCsv));
+    assert.equal(fs.readFileSync(m[1], 'utf8'), reportCsv);
+  });
+
+  it('cross-origin iframes are scanned through their own target and driven with native input', async () => {
+    const other = await startCrossOriginServer();
+    try {
+      await ok('goto', { url: `${site.base}/iframe.html?xo=${other.base}` });
+      const obs = await ok('observe');
+      assert.match(obs, /input[^\n]*\(in iframe 127\.0\.0\.2:\d+\/iframe-form\.html[^)]*\)/);
+      const line = obs.split('\n').find((l) => /in iframe 127\.0\.0\.2/.test(l) && /input/.test(l));
+      const id = Number(line.match(/^\[(\d+)\]/)[1]);
+      await ok('type', { target: id, text: 'xo@example.com', enter: true });
+      const got = other.received.filter((x) => x.form.email === 'xo@example.com');
+      assert.equal(got.length, 1);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('run: several OIL lines in one call', () => {
+  it('runs until the first error and returns each response', async () => {
+    const r = await call('run', { script: `goto ${site.base}/login.html\ntype email a@b.c\nclick "Nope"\nurl` });
+    assert.equal(r.isError, true);
+    const t = text(r);
+    assert.match(t, /^ok goto/);
+    assert.match(t, /\nok type \[1\] "Email" "a@b\.c"/);
+    assert.match(t, /\nerror click: no element matches "Nope"/);
+    assert.ok(!t.includes('ok url'));
+    assert.equal(r.structuredContent.results.length, 3);
+  });
+});

@@ -1,0 +1,166 @@
+// The JSON Schemas of schemas/ against the shipped intents and packs and against the corpus of
+// valid and invalid definitions in valid/ and invalid/ (conventions: README.md beside this file).
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, test } from 'node:test';
+
+import {
+  SCHEMA_FILES, checkText, isPrefix, kindOf, makeAjv, parseHeader, readSchema, repoRoot,
+} from './lib/validate.js';
+import { semanticErrors } from './lib/semantic.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const yamlIn = (dir) => (existsSync(dir)
+  ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f)) : []);
+const rel = (p) => relative(repoRoot, p);
+const show = (errors) => errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n');
+
+// Built-in intents (intent-engine.md §2.1): what an `action: intent` step may call besides
+// loaded intents.
+const BUILTIN_INTENTS = ['login', 'logout', 'search', 'accept_cookies', 'dismiss_popups',
+  'scroll_to', 'fill_form', 'submit_form'];
+
+describe('schemas', () => {
+  for (const [kind, file] of Object.entries(SCHEMA_FILES)) {
+    test(`${file} compiles with Ajv2020 in strict mode`, () => {
+      const schema = readSchema(kind);
+      assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
+      assert.equal(schema.$id, `https://lemmascope.dev/schemas/${file}`);
+      assert.ok(schema.description, 'a header description');
+      makeAjv().compile(schema);  // throws on any strict-mode or meta-schema violation
+    });
+  }
+});
+
+function assertValid(file) {
+  const r = checkText(kindOf(file), readFileSync(file, 'utf8'));
+  assert.equal(r.stage, null, `${rel(file)} is invalid (${r.stage}):\n${show(r.errors)}`);
+  return r.data;
+}
+
+// Every `action: intent` step of a definition, anywhere in its step tree.
+function intentCalls(node, out = []) {
+  if (Array.isArray(node)) node.forEach((n) => intentCalls(n, out));
+  else if (node && typeof node === 'object') {
+    if (node.action === 'intent' && typeof node.name === 'string') out.push(node.name);
+    Object.values(node).forEach((n) => intentCalls(n, out));
+  }
+  return out;
+}
+
+describe('intents/core', () => {
+  const dir = join(repoRoot, 'intents', 'core');
+  const files = yamlIn(dir);
+  const names = files.map((f) => basename(f, '.yaml'));
+
+  test('ships the core intents', () => {
+    for (const name of ['next_page', 'prev_page', 'close_modal', 'clear_form', 'sign_out_menu',
+      'go_home', 'search_and_open_first', 'accept_terms', 'submit_and_wait']) {
+      assert.ok(names.includes(name), `intents/core/${name}.yaml is missing`);
+    }
+  });
+
+  for (const file of files) {
+    test(rel(file), () => {
+      const def = assertValid(file);
+      assert.equal(def.intent, basename(file, '.yaml'), 'the file is named after its intent');
+      assert.ok(def.description, 'has a description');
+      assert.ok(def.success?.conditions?.length, 'has success conditions');
+      for (const p of def.parameters || []) assert.ok(p.description, `parameter ${p.name} has a description`);
+      for (const called of intentCalls(def.steps)) {
+        assert.ok(BUILTIN_INTENTS.includes(called) || names.includes(called),
+          `calls intent '${called}', which is neither built-in nor a core intent`);
+      }
+    });
+  }
+});
+
+// Every YAML file under dir, at any depth.
+function yamlTree(dir) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).sort().flatMap((f) => {
+    const p = join(dir, f);
+    if (statSync(p).isDirectory()) return yamlTree(p);
+    return f.endsWith('.yaml') || f.endsWith('.yml') ? [p] : [];
+  });
+}
+
+describe('packs', () => {
+  const root = join(repoRoot, 'packs');
+  const files = yamlTree(root);
+
+  test('every YAML file of packs/ is a pack.yaml, a patterns.yaml or an intents/*.yaml', (t) => {
+    if (!files.length) t.diagnostic('no packs yet in packs/');
+    for (const f of files) {
+      const ok = ['pack.yaml', 'patterns.yaml'].includes(basename(f)) ||
+        (basename(dirname(f)) === 'intents' && f.endsWith('.yaml'));
+      assert.ok(ok, `${rel(f)}: not a pack file (pack.yaml, patterns.yaml, intents/*.yaml)`);
+    }
+  });
+
+  for (const file of files) {
+    test(rel(file), () => {
+      const data = assertValid(file);
+      if (kindOf(file) === 'pack') {
+        assert.equal(data.pack, basename(dirname(file)), 'pack name is its folder name');
+      }
+      if (kindOf(file) === 'intent') {
+        assert.equal(data.intent, basename(file, '.yaml'), 'the file is named after its intent');
+        const pack = join(dirname(dirname(file)), 'pack.yaml');
+        assert.ok(existsSync(pack), `${rel(pack)} is missing`);
+      }
+    });
+  }
+});
+
+describe('valid corpus', () => {
+  const files = yamlIn(join(here, 'valid'));
+  test('has examples of every kind', () => {
+    for (const kind of ['intent', 'pack', 'patterns']) {
+      assert.ok(files.some((f) => kindOf(f) === kind), `no valid ${kind} example`);
+    }
+  });
+  for (const file of files) {
+    test(basename(file), () => {
+      const header = parseHeader(readFileSync(file, 'utf8'));
+      assert.ok(header?.valid, 'first line is "# valid: <source>"');
+      assertValid(file);
+    });
+  }
+});
+
+describe('invalid corpus', () => {
+  const files = yamlIn(join(here, 'invalid'));
+  test('has at least 20 invalid intent definitions', () => {
+    assert.ok(files.filter((f) => kindOf(f) === 'intent').length >= 20);
+  });
+
+  for (const file of files) {
+    test(basename(file), () => {
+      assert.match(basename(file), /^[a-z0-9]+(-[a-z0-9]+)*(\.(pack|patterns))?\.yaml$/, 'kebab-case name');
+      const text = readFileSync(file, 'utf8');
+      const header = parseHeader(text);
+      assert.ok(header && !header.valid,
+        'first line is "# invalid: <JSON Pointer>: <reason>" with an optional [semantic] or [yaml] tag');
+      const r = checkText(kindOf(file), text);
+      assert.notEqual(r.stage, null, 'is accepted, but should not be');
+      assert.equal(r.stage, header.stage, `fails at the ${r.stage} stage:\n${show(r.errors)}`);
+      if (r.stage === 'yaml') return;
+      // The declared field is reported...
+      assert.ok(r.errors.some((e) => isPrefix(header.path, e.path)),
+        `no error at ${header.path}:\n${show(r.errors)}`);
+      // ...and nothing else is wrong: every error is about that field or one of its parents.
+      const unrelated = r.errors.filter((e) => !isPrefix(header.path, e.path) && !isPrefix(e.path, header.path));
+      assert.deepEqual(unrelated, [], `errors beside ${header.path}:\n${show(unrelated)}`);
+      // A file rejected by the schema must not hide a second, semantic mistake either.
+      if (r.stage === 'schema' && kindOf(file) === 'intent') {
+        let sem = [];
+        try { sem = semanticErrors(r.data); } catch { /* shapes the schema rejected */ }
+        const other = sem.filter((e) => !isPrefix(header.path, e.path) && !isPrefix(e.path, header.path));
+        assert.deepEqual(other, [], `semantic errors beside ${header.path}:\n${show(other)}`);
+      }
+    });
+  }
+});
