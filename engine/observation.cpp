@@ -124,7 +124,7 @@ std::string formatObservation(const PageScan& scan, const ObserveFormat& format)
     out += elementLine(e, format.full) + "\n";
     ++shown;
   }
-  size_t total = std::max<size_t>(scan.elements.size(), static_cast<size_t>(scan.interactive));
+  size_t total = std::max<size_t>(scan.elements.size(), static_cast<size_t>(scan.available));
   if (total > shown) {
     out += "… " + std::to_string(total - shown) + " more (" + format.more_hint + ")\n";
   }

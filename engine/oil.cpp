@@ -253,6 +253,9 @@ Result<TargetSpec> parseTargetTokens(const std::vector<Token>& toks, size_t& i, 
     if (!anchor) return anchor;
     spec.relation = lower(rel.text);
     spec.anchor = std::make_shared<TargetSpec>(*anchor);
+    bool unquoted = (spec.kind == TargetSpec::Kind::kWord || spec.kind == TargetSpec::Kind::kRole) &&
+                    (anchor->kind == TargetSpec::Kind::kWord || anchor->kind == TargetSpec::Kind::kRole);
+    if (unquoted) spec.as_text = spec.value + " " + rel.text + " " + (anchor->as_text.empty() ? anchor->value : anchor->as_text);
   }
   return spec;
 }

@@ -27,6 +27,9 @@ struct TargetSpec {
   TextMatch match = TextMatch::kAuto;
   std::string relation;                 // near, inside, after, before
   std::shared_ptr<TargetSpec> anchor;   // the target of the relation
+  // Unquoted words that happen to contain a relation word ("Warn before leaving") may be plain
+  // text: the whole phrase, tried as text before the relation.
+  std::string as_text;
 
   // The target as an agent would write it: 5, "Sign in", email, css(.btn), "Edit" near "Row 1".
   std::string toString() const;

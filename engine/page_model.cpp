@@ -169,9 +169,11 @@ Result<PageScan> parseScan(const json& data, const std::string& frame) {
   scan.interactive = static_cast<int>(num(stats, "interactive"));
   scan.truncated = stats.value("truncated", false);
   scan.scan_ms = num(stats, "scan_ms");
-  if (scan.interactive < static_cast<int>(scan.elements.size())) {
-    scan.interactive = static_cast<int>(scan.elements.size());
-  }
+  scan.available = stats.contains("visible") ? static_cast<int>(num(stats, "visible"))
+                                              : static_cast<int>(scan.elements.size());
+  int returned = static_cast<int>(scan.elements.size());
+  scan.interactive = std::max(scan.interactive, returned);
+  scan.available = std::max(scan.available, returned);
   return scan;
 }
 

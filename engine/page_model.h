@@ -80,7 +80,8 @@ struct PageScan {
   std::vector<PageMessage> messages;
   std::map<std::string, Point> frame_offsets;  // cross-origin frame id -> its viewport origin
   int total_scanned = 0;
-  int interactive = 0;  // interactive elements found before truncation
+  int interactive = 0;  // interactive elements found, hidden ones included
+  int available = 0;    // elements that qualified (visible ones, or all with include_hidden)
   bool truncated = false;
   double scan_ms = 0;
 

@@ -240,6 +240,13 @@ Result<std::vector<const Element*>> findCandidates(const TargetSpec& target, con
 
 Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
                                  const ResolverHooks& hooks, bool strict) {
+  if (!target.as_text.empty()) {
+    TargetSpec literal;
+    literal.kind = TargetSpec::Kind::kWord;
+    literal.value = target.as_text;
+    auto as_text = resolveTarget(literal, scan, hooks, strict);
+    if (as_text || as_text.status().code() == codes::kTargetAmbiguous) return as_text;
+  }
   auto cands = findCandidates(target, scan, hooks);
   if (!cands) return cands.status();
   if (cands->empty()) {

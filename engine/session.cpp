@@ -175,6 +175,7 @@ void Session::scanFrames(Ctx& ctx, PageScan& page, const json& params) {
     for (auto& p : sub->patterns) page.patterns.push_back(std::move(p));
     for (auto& m : sub->messages) page.messages.push_back(std::move(m));
     page.interactive += sub->interactive;
+    page.available += sub->available;
     // The top document listed this frame as "cross-origin, not scanned": it is scanned now.
     page.frames.erase(std::remove_if(page.frames.begin(), page.frames.end(),
                                      [&](const FrameNote& n) {

@@ -303,6 +303,10 @@ describe('what real sessions hit', () => {
     assert.match(await pageText(), /deleted/);
     await ok('click', { target: 'Rename' });
     assert.match(await pageText(), /renamed to Untitled/);
+    await ok('check', { target: 'Warn before leaving this page' });
+    const leave = await ok('click', { target: 'Go to dashboard' });
+    assert.match(leave, /dialog beforeunload "[^"]*" \(accepted\)/);
+    assert.match(leave, /~ url: \/dialogs\.html → \/dashboard\.html/);
   });
 
   it('a click that opens a tab reports it; tabs lists, switches and closes', async () => {

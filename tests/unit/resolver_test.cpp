@@ -87,3 +87,12 @@ TEST_CASE("not found lists the closest elements; bad regex is reported") {
   auto re = resolveTarget(*parseTarget("/([a/"), p, {}, false);
   CHECK(re.status().code() == "PARAMETER_INVALID");
 }
+
+TEST_CASE("unquoted words with a relation word in them are text first") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"checkbox", "generic", "Warn before leaving this page", "#w"},
+                       {"button", "generic", "Edit", "#e1"},
+                       {"link", "generic", "Item 1", "#i1"}});
+  CHECK(resolveId("Warn before leaving this page", p) == 1);
+  CHECK(resolveId("Edit near Item 1", p) == 2);  // no element says that: the relation applies
+}

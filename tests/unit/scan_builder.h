@@ -41,7 +41,7 @@ inline nlohmann::json scanJson(const std::string& url, const std::string& title,
           {"elements", elements},
           {"patterns", patterns},
           {"messages", messages},
-          {"stats", {{"interactive", static_cast<int>(els.size())}}}};
+          {"stats", {{"interactive", static_cast<int>(els.size())}, {"visible", static_cast<int>(els.size())}}}};
 }
 
 inline PageScan scanOf(const std::string& url, const std::string& title, const std::vector<El>& els,
