@@ -15,6 +15,7 @@
 
 #include "cli/scanner_shell.h"
 #include "engine/session.h"
+#include "server/http_server.h"
 #include "server/mcp_session.h"
 #include "server/stdio_server.h"
 #include "server/tools.h"
@@ -34,7 +35,11 @@ struct Options {
   std::string log_level = "warn";
   bool strict = false;
   double timeout_s = 30;
+  std::string tools = "default";  // --tools profile
   std::string script;  // run FILE|-
+  std::string http;    // serve --http HOST:PORT
+  std::string auth_token;
+  std::vector<std::string> allowed_origins;
   bool keep_going = false;
 };
 
@@ -129,10 +134,49 @@ int runRepl(BackendFactory* factory, const Options& o) {
   return 0;
 }
 
-int printTools() {
+int serveHttp(BackendFactory* factory, const Options& o) {
+  lscope::mcp::ServerConfig config;
+  config.version = LSCOPE_VERSION;
+  config.engine = engineOptions(o);
+  config.catalog = lscope::mcp::ToolCatalog::build(o.tools).value();
+  lscope::mcp::HttpOptions http;
+  auto colon = o.http.rfind(':');
+  if (colon == std::string::npos) {
+    std::cerr << "lscope serve: --http takes HOST:PORT, e.g. 127.0.0.1:8931\n";
+    return 2;
+  }
+  http.host = o.http.substr(0, colon);
+  if (http.host.size() > 2 && http.host.front() == '[') http.host = http.host.substr(1, http.host.size() - 2);
+  try {
+    http.port = std::stoi(o.http.substr(colon + 1));
+  } catch (...) {
+    std::cerr << "lscope serve: bad port in --http " << o.http << "\n";
+    return 2;
+  }
+  http.auth_token = o.auth_token;
+  http.allowed_origins = o.allowed_origins;
+  lscope::mcp::McpHttpServer server(config, factory, http);
+  auto port = server.start();
+  if (!port) {
+    std::cerr << "lscope serve: " << port.status().message() << "\n" << port.status().hint() << "\n";
+    return 2;
+  }
+  // The one line a launcher reads to learn where we listen (the port may have been 0).
+  std::cerr << "lscope: MCP Streamable HTTP on http://" << (http.host.find(':') != std::string::npos ? "[" + http.host + "]" : http.host)
+            << ":" << *port << "/mcp" << std::endl;
+  server.run();
+  return 0;
+}
+
+int printTools(const Options& o) {
+  auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
+  if (!catalog) {
+    std::cerr << "lscope: " << catalog.status().message() << "\n";
+    return 2;
+  }
   nlohmann::json tools = nlohmann::json::array();
   std::string latest = lscope::mcp::supportedProtocolVersions().front();
-  for (const auto& t : lscope::mcp::toolCatalog()) tools.push_back(lscope::mcp::toolJson(t, latest));
+  for (const auto& t : (*catalog)->listed()) tools.push_back(lscope::mcp::toolJson(t, latest));
   std::cout << nlohmann::json{{"tools", tools}}.dump(2) << "\n";
   return 0;
 }
@@ -158,10 +202,14 @@ int main(int argc, char** argv) {
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
+  app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 
-  auto* serve = app.add_subcommand("serve", "serve MCP on stdio");
+  auto* serve = app.add_subcommand("serve", "serve MCP on stdio, or over Streamable HTTP with --http");
+  serve->add_option("--http", o.http, "serve Streamable HTTP on HOST:PORT (endpoint /mcp), e.g. 127.0.0.1:8931");
+  serve->add_option("--auth-token", o.auth_token, "require Authorization: Bearer TOKEN (needed off loopback)");
+  serve->add_option("--allow-origin", o.allowed_origins, "an Origin allowed besides localhost (repeatable)");
   auto* run = app.add_subcommand("run", "run OIL lines from FILE (or - for stdin), print each response");
   run->add_option("file", o.script, "script file, or - for stdin")->required();
   run->add_flag("--keep-going", o.keep_going, "continue after a failed command");
@@ -181,7 +229,12 @@ int main(int argc, char** argv) {
   logger->set_level(spdlog::level::from_str(o.log_level));
   spdlog::set_default_logger(logger);
 
-  if (tools->parsed()) return printTools();
+  if (tools->parsed()) return printTools(o);
+  auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
+  if (!catalog) {
+    std::cerr << "lscope: " << catalog.status().message() << "\n" << catalog.status().hint() << "\n";
+    return 2;
+  }
 
   auto factory = makeFactory(o);
   if (!factory) {
@@ -197,10 +250,13 @@ int main(int argc, char** argv) {
     code = lscope::runScannerShell(factory->get(), std::cin, std::cout);
   } else if (repl->parsed()) {
     code = runRepl(factory->get(), o);
+  } else if (!o.http.empty()) {
+    code = serveHttp(factory->get(), o);
   } else {
     lscope::mcp::ServerConfig config;
     config.version = LSCOPE_VERSION;
     config.engine = engineOptions(o);
+    config.catalog = *catalog;
     code = lscope::mcp::serveStdio(config, factory->get(), std::cin, std::cout);
   }
   (*factory)->shutdown();

@@ -11,8 +11,7 @@ using P = ParamSpec;
 using T = ParamType;
 
 P target(bool required = true) {
-  return P{"target", T::kTarget, required, true,
-           "element: id, \"text\", role, css(sel), xpath(expr), or <t> near|inside|after|before <t>"};
+  return P{"target", T::kTarget, required, true, "id, \"text\", role, css(…) or xpath(…)"};
 }
 
 P timeout() { return P{"timeout", T::kDuration, false, false, "max wait, e.g. 10s (default 30s)"}; }

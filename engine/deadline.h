@@ -49,10 +49,15 @@ struct CallContext {
   std::shared_ptr<CancelFlag> cancel;
   // Reports progress of multi-step work; message names the current step.
   std::function<void(double progress, double total, const std::string& message)> progress;
+  // Tells the client something worth knowing (MCP notifications/message). Never secrets.
+  std::function<void(const std::string& level, const std::string& message)> log;
 
   bool cancelled() const { return cancel && cancel->cancelled(); }
   void report(double progress_value, double total, const std::string& message) const {
     if (progress) progress(progress_value, total, message);
+  }
+  void note(const std::string& level, const std::string& message) const {
+    if (log) log(level, message);
   }
 };
 

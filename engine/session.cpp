@@ -78,6 +78,7 @@ Result<Backend*> Session::backend(Ctx& ctx) {
     ctx.call.report(0, 0, "starting the browser");
     auto created = factory_->create(ctx.deadline);
     if (!created) return created.status();
+    ctx.call.note("info", "browser ready: " + (*created)->describe());
     backend_ = std::move(created.value());
     last_.reset();
     ids_.reset();
@@ -91,9 +92,10 @@ Result<Backend*> Session::backend(Ctx& ctx) {
   return backend_.get();
 }
 
-void Session::dropBackendIfDead(const Status& status) {
+void Session::dropBackendIfDead(Ctx& ctx, const Status& status) {
   if (backend_ && isBackendDead(status)) {
     spdlog::warn("browser session lost ({}); the next command starts a new one", status.message());
+    ctx.call.note("warning", "browser session lost (" + status.message() + "); the next command starts a new one");
     backend_.reset();
     last_.reset();
     ids_.reset();
@@ -106,7 +108,7 @@ Result<json> Session::scannerCall(Ctx& ctx, json command, const std::string& fra
   if (!b) return b.status();
   auto reply = (*b)->scanner(command, frame, ctx.deadline);
   if (!reply) {
-    dropBackendIfDead(reply.status());
+    dropBackendIfDead(ctx, reply.status());
     return reply.status();
   }
   if (!reply->value("ok", false)) {
@@ -281,7 +283,7 @@ Response Session::actAndReport(Ctx& ctx, const Command& command,
     done = act(**b, *before);
   }
   if (!done) {
-    dropBackendIfDead(done.status());
+    dropBackendIfDead(ctx, done.status());
     Response r = errorResponse(command.name, done.status());
     reportEvents(ctx, r);
     return r;
@@ -394,7 +396,7 @@ Response Session::doGoto(const Command& c, Ctx& ctx) {
   ctx.call.report(1, 3, "loading " + url);
   Status nav = (*b)->navigate(url, ctx.deadline);
   if (!nav && nav.code() != codes::kTimeout) {
-    dropBackendIfDead(nav);
+    dropBackendIfDead(ctx, nav);
     return errorResponse("goto", nav);
   }
   ctx.call.report(2, 3, "scanning");

@@ -48,7 +48,7 @@ class Session {
 
   Response dispatch(const Command& command, Ctx& ctx);
   Result<Backend*> backend(Ctx& ctx);
-  void dropBackendIfDead(const Status& status);
+  void dropBackendIfDead(Ctx& ctx, const Status& status);
 
   // Scans the page (top document) and assigns stable ids; remembers it as the last scan.
   Result<PageScan> scan(Ctx& ctx, const json& params = json::object(), bool remember = true);

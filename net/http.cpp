@@ -87,4 +87,95 @@ Result<HttpResponse> send(const HttpRequest& request, Deadline deadline) {
   return out;
 }
 
+// --- server -------------------------------------------------------------------------------------
+
+namespace {
+
+constexpr int kServerThreads = 64;  // event streams hold a thread each while open
+
+class SinkWriter final : public StreamWriter {
+ public:
+  explicit SinkWriter(httplib::DataSink& sink) : sink_(sink) {}
+  bool write(const std::string& chunk) override {
+    if (!sink_.is_writable()) return false;
+    return sink_.write(chunk.data(), chunk.size());
+  }
+
+ private:
+  httplib::DataSink& sink_;
+};
+
+}  // namespace
+
+struct HttpServer::Impl {
+  httplib::Server server;
+  Handler handler;
+};
+
+HttpServer::HttpServer(Handler handler) : impl_(std::make_unique<Impl>()) {
+  impl_->handler = std::move(handler);
+  impl_->server.new_task_queue = [] { return new httplib::ThreadPool(kServerThreads); };
+  impl_->server.set_payload_max_length(size_t(16) << 20);
+  auto route = [this](const httplib::Request& req, httplib::Response& res) {
+    ServerRequest r;
+    r.method = req.method;
+    r.path = req.path;
+    r.body = req.body;
+    r.remote_addr = req.remote_addr;
+    for (const auto& [k, v] : req.headers) {
+      std::string key = k;
+      std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });
+      r.headers[key] = v;
+    }
+    ServerResponse out;
+    try {
+      impl_->handler(r, out);
+    } catch (const std::exception& e) {
+      out = ServerResponse();
+      out.status = 500;
+      out.content_type = "text/plain";
+      out.body = std::string("internal error: ") + e.what();
+    }
+    res.status = out.status;
+    for (const auto& [k, v] : out.headers) res.set_header(k.c_str(), v);
+    if (out.stream) {
+      auto stream = std::move(out.stream);
+      res.set_chunked_content_provider(out.content_type, [stream](size_t, httplib::DataSink& sink) {
+        SinkWriter writer(sink);
+        stream(writer);
+        sink.done();
+        return true;
+      });
+    } else if (!out.body.empty() || out.status != 204) {
+      res.set_content(out.body, out.content_type.c_str());
+    }
+  };
+  for (auto* m : {"GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS"}) {
+    std::string method = m;
+    if (method == "GET") impl_->server.Get(".*", route);
+    if (method == "POST") impl_->server.Post(".*", route);
+    if (method == "DELETE") impl_->server.Delete(".*", route);
+    if (method == "PUT") impl_->server.Put(".*", route);
+    if (method == "PATCH") impl_->server.Patch(".*", route);
+    if (method == "OPTIONS") impl_->server.Options(".*", route);
+  }
+}
+
+HttpServer::~HttpServer() { stop(); }
+
+Result<int> HttpServer::bind(const std::string& host, int port) {
+  int bound = port == 0 ? impl_->server.bind_to_any_port(host) : (impl_->server.bind_to_port(host, port) ? port : -1);
+  if (bound <= 0) {
+    return Status(codes::kConnectionError, "cannot listen on " + host + ":" + std::to_string(port),
+                  "is the port in use? pick another with --http HOST:PORT");
+  }
+  return bound;
+}
+
+void HttpServer::run() { impl_->server.listen_after_bind(); }
+
+void HttpServer::stop() {
+  if (impl_->server.is_running()) impl_->server.stop();
+}
+
 }  // namespace lscope::net

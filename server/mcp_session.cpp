@@ -42,12 +42,16 @@ json toolResult(const std::vector<Response>& responses, bool structured) {
 }  // namespace
 
 const std::vector<std::string>& supportedProtocolVersions() {
-  static const std::vector<std::string> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26"};
+  // Newest first; 2024-11-05 is echoed for old clients (it knows no annotations or titles).
+  static const std::vector<std::string> kVersions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
   return kVersions;
 }
 
 McpSession::McpSession(const ServerConfig& config, BackendFactory* factory, Outbox* outbox)
-    : config_(config), outbox_(outbox), engine_(factory, config.engine),
+    : config_(config),
+      catalog_(config.catalog ? config.catalog : ToolCatalog::build("default").value()),
+      outbox_(outbox),
+      engine_(factory, config.engine),
       protocol_version_(supportedProtocolVersions().front()) {
   worker_ = std::thread([this] { workerLoop(); });
 }
@@ -112,14 +116,26 @@ std::optional<json> McpSession::handleRequest(const json& msg) {
   if (method == "initialize") return makeResult(id, initialize(params));
   if (method == "ping") return makeResult(id, json::object());
   if (method == "tools/list") {
-    if (params.contains("cursor") && !params["cursor"].is_string()) {
-      return makeError(id, kInvalidParams, "Invalid params: \"cursor\" must be a string");
+    // MCP "Pagination": the cursor is opaque to the client; ours encodes an offset.
+    size_t offset = 0;
+    if (params.contains("cursor")) {
+      if (!params["cursor"].is_string()) return makeError(id, kInvalidParams, "Invalid params: \"cursor\" must be a string");
+      std::string cursor = params["cursor"].get<std::string>();
+      if (cursor.rfind("tools:", 0) != 0 || cursor.size() < 7 ||
+          cursor.find_first_not_of("0123456789", 6) != std::string::npos) {
+        return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
+      }
+      offset = std::stoul(cursor.substr(6));
+      if (offset > catalog_->listed().size()) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
     }
-    if (params.contains("cursor")) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
     std::string version = protocolVersion();
     json tools = json::array();
-    for (const auto& t : toolCatalog()) tools.push_back(toolJson(t, version));
-    return makeResult(id, {{"tools", tools}});
+    const auto& listed = catalog_->listed();
+    size_t end = std::min(listed.size(), offset + std::max<size_t>(config_.tools_page_size, 1));
+    for (size_t i = offset; i < end; ++i) tools.push_back(toolJson(listed[i], version));
+    json result = {{"tools", tools}};
+    if (end < listed.size()) result["nextCursor"] = "tools:" + std::to_string(end);
+    return makeResult(id, result);
   }
   if (method == "tools/call") return callTool(id, params);
   if (method == "logging/setLevel") {
@@ -190,7 +206,7 @@ std::optional<json> McpSession::callTool(const json& id, const json& params) {
     return makeError(id, kInvalidParams, "Invalid params: tools/call needs a \"name\" string");
   }
   std::string name = params["name"].get<std::string>();
-  if (!findTool(name)) return makeError(id, kInvalidParams, "Unknown tool: " + name);
+  if (!catalog_->find(name)) return makeError(id, kInvalidParams, "Unknown tool: " + name);
   json arguments = params.contains("arguments") ? params["arguments"] : json::object();
   if (!arguments.is_object()) {
     return makeError(id, kInvalidParams, "Invalid params: \"arguments\" must be an object");
@@ -226,7 +242,8 @@ void McpSession::workerLoop() {
       spdlog::error("tool {} threw: {}", job.tool, e.what());
       reply = makeError(job.id, kInternalError, std::string("Internal error: ") + e.what());
     }
-    if (!job.cancel->cancelled()) outbox_->send(reply);  // a cancelled request gets no response
+    if (!job.cancel->cancelled()) outbox_->send(reply, job.id);  // a cancelled request gets no response
+    outbox_->finished(job.id);
     {
       std::lock_guard<std::mutex> lock(mu_);
       running_.erase(job.id.dump());
@@ -251,8 +268,9 @@ json McpSession::runJob(const Job& job) {
       sendProgress(job, *count, total, message);
     };
   }
+  ctx.log = [this, &job](const std::string& level, const std::string& message) { log(level, message, job.id); };
   bool structured = protocolVersion() >= "2025-06-18";
-  const ToolDef* tool = findTool(job.tool);
+  const ToolDef* tool = catalog_->find(job.tool);
   if (tool->command.empty()) {  // run
     if (!job.arguments.contains("script") || !job.arguments["script"].is_string()) {
       Response r = errorResponse("run", Status(codes::kParameterInvalid, "'script' must be a string of OIL lines",
@@ -273,7 +291,28 @@ void McpSession::sendProgress(const Job& job, double progress, double total, con
   json p = {{"progressToken", job.progress_token}, {"progress", progress}};
   if (total > 0) p["total"] = total;
   if (!message.empty() && protocolVersion() >= "2025-03-26") p["message"] = message;
-  outbox_->send(makeNotification("notifications/progress", p));
+  outbox_->send(makeNotification("notifications/progress", p), job.id);
+}
+
+namespace {
+int levelRank(const std::string& level) {
+  static const char* kLevels[] = {"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"};
+  for (int i = 0; i < 8; ++i) {
+    if (level == kLevels[i]) return i;
+  }
+  return 3;
+}
+}  // namespace
+
+void McpSession::log(const std::string& level, const std::string& message, const json& related) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (levelRank(level) < levelRank(log_level_)) return;
+  }
+  // MCP "Logging": notifications/message {level, logger, data}.
+  outbox_->send(makeNotification("notifications/message",
+                                 {{"level", level}, {"logger", "lemmascope"}, {"data", message}}),
+                related);
 }
 
 void McpSession::drain() {

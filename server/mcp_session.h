@@ -18,6 +18,7 @@
 
 #include "engine/backend.h"
 #include "engine/session.h"
+#include "server/tools.h"
 
 namespace lscope::mcp {
 
@@ -31,13 +32,19 @@ const std::vector<std::string>& supportedProtocolVersions();
 class Outbox {
  public:
   virtual ~Outbox() = default;
-  virtual void send(const json& message) = 0;
+  // `related` is the id of the request the message belongs to (its response, its progress),
+  // or null for messages of the session as a whole.
+  virtual void send(const json& message, const json& related) = 0;
+  // The request will get no further messages (answered, or cancelled without an answer).
+  virtual void finished(const json& request_id) {}
 };
 
 struct ServerConfig {
   std::string name = "lemmascope";
   std::string version;
   SessionOptions engine;
+  std::shared_ptr<const ToolCatalog> catalog;  // null: the default profile
+  size_t tools_page_size = 100;  // tools/list page size (opaque cursors beyond it)
 };
 
 class McpSession {
@@ -57,6 +64,9 @@ class McpSession {
 
   std::string protocolVersion() const;
   bool initialized() const;
+  // Sends notifications/message when `level` is at or above the client's logging/setLevel
+  // (default: warning). `related`: the request it concerns, if any.
+  void log(const std::string& level, const std::string& message, const json& related = nullptr);
 
  private:
   struct Job {
@@ -76,6 +86,7 @@ class McpSession {
   void sendProgress(const Job& job, double progress, double total, const std::string& message);
 
   const ServerConfig& config_;
+  std::shared_ptr<const ToolCatalog> catalog_;
   Outbox* outbox_;
   Session engine_;
 
@@ -85,7 +96,7 @@ class McpSession {
   bool initialize_seen_ = false;
   bool initialized_ = false;
   json client_capabilities_ = json::object();
-  std::string log_level_ = "info";
+  std::string log_level_ = "warning";
   std::deque<Job> queue_;
   std::map<std::string, std::shared_ptr<CancelFlag>> running_;  // id.dump() -> flag
   bool busy_ = false;

@@ -12,7 +12,7 @@ namespace {
 class LineOutbox final : public Outbox {
  public:
   explicit LineOutbox(std::ostream& out) : out_(out) {}
-  void send(const json& message) override {
+  void send(const json& message, const json& /*related*/) override {
     // Messages MUST NOT contain embedded newlines: dump() without indentation has none.
     std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
     std::lock_guard<std::mutex> lock(mu_);
@@ -35,7 +35,7 @@ int serveStdio(const ServerConfig& config, BackendFactory* factory, std::istream
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.find_first_not_of(" \t") == std::string::npos) continue;
     auto reply = session.handleText(line);
-    if (reply) outbox.send(*reply);
+    if (reply) outbox.send(*reply, nullptr);
   }
   spdlog::debug("stdin closed; finishing queued calls");
   session.drain();

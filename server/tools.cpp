@@ -1,9 +1,18 @@
-// Tool catalog generation. Descriptions stay terse: every token of tools/list is paid by the
-// client's model on every turn.
+// Tool catalog generation. Every token of tools/list is paid by the client's model on every
+// turn: descriptions are one line, annotations carry only non-default hints, and the default
+// profile lists the commands agents use most (the others run through `run`).
 #include "server/tools.h"
+
+#include <algorithm>
+#include <sstream>
 
 namespace lscope::mcp {
 namespace {
+
+// Commands listed as tools by default. The rest (back, forward, refresh, url, title, clear,
+// uncheck, hover, focus) are one `run` line away.
+const char* kDefaultProfile[] = {"goto", "observe", "click", "type", "select", "check", "press",
+                                 "scroll", "wait", "text", "screenshot", "tabs", "upload"};
 
 json paramSchema(const ParamSpec& p) {
   json s;
@@ -21,23 +30,26 @@ json paramSchema(const ParamSpec& p) {
   return s;
 }
 
-// Every tool returns the same result shape; fields beyond `ok` depend on the command.
+// Every tool answers with the same envelope: ok, and on failure the error code; the other
+// fields depend on the command (url, changes, target ...).
 json outputSchema() {
   return {{"type", "object"},
-          {"properties",
-           {{"ok", {{"type", "boolean"}}},
-            {"code", {{"type", "string"}}},
-            {"url", {{"type", "string"}}},
-            {"title", {{"type", "string"}}},
-            {"text", {{"type", "string"}}},
-            {"changes", {{"type", "object"}}},
-            {"target", {{"type", "object"}}},
-            {"elements", {{"type", {"array", "integer"}}}},
-            {"results", {{"type", "array"}}}}},
+          {"properties", {{"ok", {{"type", "boolean"}}}, {"code", {{"type", "string"}}}}},
           {"required", {"ok"}}};
 }
 
-std::vector<ToolDef> build() {
+// MCP ToolAnnotations defaults: readOnly false, destructive true, idempotent false,
+// openWorld true. Only differences are sent.
+json annotationsFor(bool read_only, bool destructive, bool idempotent, bool open_world) {
+  json a = json::object();
+  if (read_only) a["readOnlyHint"] = true;
+  if (!read_only && !destructive) a["destructiveHint"] = false;
+  if (!read_only && idempotent) a["idempotentHint"] = true;
+  if (!open_world) a["openWorldHint"] = false;
+  return a;
+}
+
+std::vector<ToolDef> buildAll() {
   std::vector<ToolDef> tools;
   for (const auto& c : commandTable()) {
     ToolDef t;
@@ -46,30 +58,24 @@ std::vector<ToolDef> build() {
     t.description = c.summary;
     t.input_schema = inputSchemaFor(c);
     t.output_schema = outputSchema();
-    t.annotations = {{"title", c.title},
-                     {"readOnlyHint", c.read_only},
-                     {"destructiveHint", c.destructive},
-                     {"idempotentHint", c.idempotent},
-                     {"openWorldHint", c.open_world}};
+    t.annotations = annotationsFor(c.read_only, c.destructive, c.idempotent, c.open_world);
     t.command = c.name;
+    t.in_default_profile = std::find_if(std::begin(kDefaultProfile), std::end(kDefaultProfile),
+                                        [&](const char* n) { return c.name == n; }) != std::end(kDefaultProfile);
     tools.push_back(std::move(t));
   }
   ToolDef run;
   run.name = "run";
-  run.title = "Run OIL script";
+  run.title = "Run OIL lines";
   run.description =
-      "Run several OIL commands, one per line (e.g. goto x.com / type email a@b.c / click \"Sign in\"); "
-      "stops at the first error. Cheapest way to do many steps.";
+      "Run OIL commands, one per line, stopping at the first error: any tool's command (goto x.com / "
+      "type email a@b.c / click \"Sign in\") and back, forward, refresh, url, title, clear, hover, focus, uncheck.";
   run.input_schema = {{"type", "object"},
-                      {"properties", {{"script", {{"type", "string"}, {"description", "OIL lines"}}}}},
+                      {"properties", {{"script", {{"type", "string"}}}}},
                       {"required", {"script"}},
                       {"additionalProperties", false}};
   run.output_schema = outputSchema();
-  run.annotations = {{"title", run.title},
-                     {"readOnlyHint", false},
-                     {"destructiveHint", true},
-                     {"idempotentHint", false},
-                     {"openWorldHint", true}};
+  run.annotations = json::object();  // may do anything: destructive, open world
   tools.push_back(std::move(run));
   return tools;
 }
@@ -89,13 +95,32 @@ json inputSchemaFor(const CommandSpec& spec) {
   return s;
 }
 
-const std::vector<ToolDef>& toolCatalog() {
-  static const std::vector<ToolDef> kTools = build();
-  return kTools;
+Result<std::shared_ptr<const ToolCatalog>> ToolCatalog::build(const std::string& profile) {
+  auto catalog = std::make_shared<ToolCatalog>();
+  catalog->all_ = buildAll();
+  if (profile == "all") {
+    catalog->listed_ = catalog->all_;
+  } else if (profile.empty() || profile == "default") {
+    for (const auto& t : catalog->all_) {
+      if (t.in_default_profile || t.name == "run") catalog->listed_.push_back(t);
+    }
+  } else {
+    std::stringstream ss(profile);
+    for (std::string name; std::getline(ss, name, ',');) {
+      if (name.empty()) continue;
+      const ToolDef* t = catalog->find(name);
+      if (!t) {
+        return Status(codes::kParameterInvalid, "--tools: no tool named " + name,
+                      "use default, all, or names from lscope tools --tools all");
+      }
+      catalog->listed_.push_back(*t);
+    }
+  }
+  return std::shared_ptr<const ToolCatalog>(std::move(catalog));
 }
 
-const ToolDef* findTool(const std::string& name) {
-  for (const auto& t : toolCatalog()) {
+const ToolDef* ToolCatalog::find(const std::string& name) const {
+  for (const auto& t : all_) {
     if (t.name == name) return &t;
   }
   return nullptr;
@@ -103,12 +128,12 @@ const ToolDef* findTool(const std::string& name) {
 
 json toolJson(const ToolDef& tool, const std::string& protocol_version) {
   json j = {{"name", tool.name}, {"description", tool.description}, {"inputSchema", tool.input_schema}};
-  // Dates compare as strings: title/outputSchema arrived in 2025-06-18, annotations in 2025-03-26.
+  // Dates compare as strings: title and outputSchema arrived in 2025-06-18, annotations in 2025-03-26.
   if (protocol_version >= "2025-06-18") {
     j["title"] = tool.title;
     j["outputSchema"] = tool.output_schema;
   }
-  if (protocol_version >= "2025-03-26") j["annotations"] = tool.annotations;
+  if (protocol_version >= "2025-03-26" && !tool.annotations.empty()) j["annotations"] = tool.annotations;
   return j;
 }
 

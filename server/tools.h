@@ -2,12 +2,14 @@
 // the `run` tool (several OIL lines in one call). Names, titles, schemas, annotations.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "engine/commands.h"
+#include "engine/status.h"
 
 namespace lscope::mcp {
 
@@ -19,13 +21,26 @@ struct ToolDef {
   std::string description;
   json input_schema;
   json output_schema;
-  json annotations;
+  json annotations;     // only the hints that differ from MCP's defaults
   std::string command;  // engine command it runs; empty for `run`
+  bool in_default_profile = true;
 };
 
-// Every tool, in catalog order.
-const std::vector<ToolDef>& toolCatalog();
-const ToolDef* findTool(const std::string& name);
+// The tools a server offers. Immutable once built; shared between sessions.
+class ToolCatalog {
+ public:
+  // profile: "default" (the tools agents use most; the rest stay reachable through `run`),
+  // "all", or a comma-separated list of tool names.
+  static Result<std::shared_ptr<const ToolCatalog>> build(const std::string& profile = "default");
+
+  const std::vector<ToolDef>& listed() const { return listed_; }
+  // Any tool of the full catalog, listed or not (a client may call what it knows of).
+  const ToolDef* find(const std::string& name) const;
+
+ private:
+  std::vector<ToolDef> all_;
+  std::vector<ToolDef> listed_;
+};
 
 // The tool as a tools/list entry for the negotiated protocol version (title, annotations and
 // outputSchema appear only in versions that define them).

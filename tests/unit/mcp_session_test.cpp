@@ -24,7 +24,7 @@ namespace {
 
 class QueueOutbox final : public Outbox {
  public:
-  void send(const json& message) override {
+  void send(const json& message, const json&) override {
     std::lock_guard<std::mutex> lock(mu_);
     queue_.push_back(message);
     cv_.notify_all();
@@ -103,7 +103,8 @@ TEST_CASE("golden: tool calls, tool errors and argument validation") { replay("m
 
 TEST_CASE("tools/list: names, schemas and annotations are well formed") {
   std::regex name_re("^[a-zA-Z0-9_-]{1,64}$");
-  for (const auto& t : toolCatalog()) {
+  auto all = ToolCatalog::build("all").value();
+  for (const auto& t : all->listed()) {
     json j = toolJson(t, "2025-11-25");
     INFO(t.name);
     CHECK(std::regex_match(t.name, name_re));
@@ -111,21 +112,67 @@ TEST_CASE("tools/list: names, schemas and annotations are well formed") {
     CHECK(j["inputSchema"]["additionalProperties"] == false);
     CHECK_FALSE(j["description"].get<std::string>().empty());
     CHECK(j["title"].is_string());
-    CHECK(j["annotations"]["readOnlyHint"].is_boolean());
     CHECK(j["outputSchema"]["type"] == "object");
     if (j["inputSchema"].contains("required")) {
       for (const auto& r : j["inputSchema"]["required"]) CHECK(j["inputSchema"]["properties"].contains(r));
     }
   }
-  json back = toolJson(*findTool("back"), "2025-11-25");
+  json back = toolJson(*all->find("back"), "2025-11-25");
   CHECK(back["inputSchema"] == json{{"type", "object"}, {"additionalProperties", false}});
   // Older protocol versions do not get fields they do not define.
-  json old = toolJson(*findTool("click"), "2025-03-26");
+  json old = toolJson(*all->find("observe"), "2025-03-26");
   CHECK_FALSE(old.contains("outputSchema"));
   CHECK_FALSE(old.contains("title"));
   CHECK(old.contains("annotations"));
-  CHECK(findTool("observe")->annotations["readOnlyHint"] == true);
-  CHECK(findTool("click")->annotations["destructiveHint"] == true);
+  // Only hints that differ from MCP's defaults are sent, chosen per tool.
+  CHECK(all->find("observe")->annotations == json{{"readOnlyHint", true}, {"openWorldHint", false}});
+  CHECK(all->find("click")->annotations == json::object());  // destructive, open world: the defaults
+  CHECK(all->find("back")->annotations == json{{"destructiveHint", false}});
+  CHECK(all->find("check")->annotations == json{{"destructiveHint", false}, {"idempotentHint", true}});
+}
+
+TEST_CASE("tool profiles: default lists the common tools, every tool stays callable") {
+  auto def = ToolCatalog::build("default").value();
+  auto names = [](const ToolCatalog& c) {
+    std::vector<std::string> n;
+    for (const auto& t : c.listed()) n.push_back(t.name);
+    return n;
+  };
+  auto listed = names(*def);
+  CHECK(std::find(listed.begin(), listed.end(), "click") != listed.end());
+  CHECK(std::find(listed.begin(), listed.end(), "run") != listed.end());
+  CHECK(std::find(listed.begin(), listed.end(), "back") == listed.end());
+  CHECK(def->find("back") != nullptr);
+  auto some = ToolCatalog::build("goto,observe").value();
+  CHECK(names(*some) == std::vector<std::string>{"goto", "observe"});
+  auto bad = ToolCatalog::build("goto,fly");
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message() == "--tools: no tool named fly");
+}
+
+TEST_CASE("tools/list pages with opaque cursors") {
+  ServerConfig config;
+  config.catalog = ToolCatalog::build("all").value();
+  config.tools_page_size = 5;
+  lscope::testing::StubFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  std::vector<std::string> seen;
+  json cursor;
+  for (int page = 0; page < 20; ++page) {
+    json req = {{"jsonrpc", "2.0"}, {"id", page}, {"method", "tools/list"}, {"params", json::object()}};
+    if (!cursor.is_null()) req["params"]["cursor"] = cursor;
+    auto reply = session.handle(req);
+    REQUIRE(reply);
+    const json& r = (*reply)["result"];
+    CHECK(r["tools"].size() <= 5);
+    for (const auto& t : r["tools"]) seen.push_back(t["name"]);
+    if (!r.contains("nextCursor")) break;
+    cursor = r["nextCursor"];
+  }
+  CHECK(seen.size() == config.catalog->listed().size());
+  auto bad = session.handle({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}, {"params", {{"cursor", "bogus"}}}});
+  CHECK((*bad)["error"]["code"] == -32602);
 }
 
 TEST_CASE("cancellation: a cancelled call gets no response and the session stays usable") {
