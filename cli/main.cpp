@@ -15,7 +15,9 @@
 
 #include "cli/scanner_shell.h"
 #include "engine/session.h"
+#include "engine/secrets.h"
 #include "server/http_server.h"
+#include "server/secret_portal.h"
 #include "server/mcp_session.h"
 #include "server/stdio_server.h"
 #include "server/tools.h"
@@ -36,6 +38,7 @@ struct Options {
   bool strict = false;
   double timeout_s = 30;
   std::string tools = "default";  // --tools profile
+  std::string secrets_file;       // --secrets
   std::string script;  // run FILE|-
   std::string http;    // serve --http HOST:PORT
   std::string auth_token;
@@ -66,8 +69,12 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
                         "use --backend cdp (headless Chromium), the default");
 }
 
+std::shared_ptr<lscope::SecretStore> g_secrets = std::make_shared<lscope::SecretStore>();
+lscope::mcp::SecretPortal* g_portal = nullptr;
+
 lscope::SessionOptions engineOptions(const Options& o) {
   lscope::SessionOptions s;
+  s.secrets = g_secrets;
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   return s;
@@ -139,6 +146,7 @@ int serveHttp(BackendFactory* factory, const Options& o) {
   config.version = LSCOPE_VERSION;
   config.engine = engineOptions(o);
   config.catalog = lscope::mcp::ToolCatalog::build(o.tools).value();
+  config.portal = g_portal;
   lscope::mcp::HttpOptions http;
   auto colon = o.http.rfind(':');
   if (colon == std::string::npos) {
@@ -202,6 +210,7 @@ int main(int argc, char** argv) {
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
+  app.add_option("--secrets", o.secrets_file, "name=value lines; tools take \"secret:name\" instead of a value");
   app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
@@ -236,6 +245,16 @@ int main(int argc, char** argv) {
     return 2;
   }
 
+  if (!o.secrets_file.empty()) {
+    lscope::Status st = g_secrets->loadFile(o.secrets_file);
+    if (!st) {
+      std::cerr << "lscope: " << st.message() << "\n" << st.hint() << "\n";
+      return 2;
+    }
+  }
+  lscope::mcp::SecretPortal portal;
+  g_portal = &portal;
+
   auto factory = makeFactory(o);
   if (!factory) {
     std::cerr << "lscope: " << factory.status().message() << "\n" << factory.status().hint() << "\n";
@@ -257,6 +276,7 @@ int main(int argc, char** argv) {
     config.version = LSCOPE_VERSION;
     config.engine = engineOptions(o);
     config.catalog = *catalog;
+    config.portal = g_portal;
     code = lscope::mcp::serveStdio(config, factory->get(), std::cin, std::cout);
   }
   (*factory)->shutdown();

@@ -32,6 +32,7 @@ struct ParamSpec {
   std::vector<std::string> choices;  // allowed values (enum), if any
   bool rest = false;        // positional string that takes all remaining words
   bool sensitive = false;   // never echoed or logged (intent-engine.md §13.1)
+  bool secret_ref = false;  // accepts "secret:NAME", resolved from the secret store
 };
 
 struct CommandSpec {

@@ -9,6 +9,8 @@
 #include <memory>
 #include <string>
 
+#include "engine/status.h"
+
 namespace lscope {
 
 using Clock = std::chrono::steady_clock;
@@ -51,6 +53,9 @@ struct CallContext {
   std::function<void(double progress, double total, const std::string& message)> progress;
   // Tells the client something worth knowing (MCP notifications/message). Never secrets.
   std::function<void(const std::string& level, const std::string& message)> log;
+  // Asks the user for a secret the stores lack (MCP URL-mode elicitation); returns its value
+  // or why not. Unset when the client cannot be asked.
+  std::function<Result<std::string>(const std::string& name)> elicit_secret;
 
   bool cancelled() const { return cancel && cancel->cancelled(); }
   void report(double progress_value, double total, const std::string& message) const {

@@ -12,6 +12,7 @@
 
 #include "engine/commands.h"
 #include "engine/observation.h"
+#include "engine/secrets.h"
 
 namespace lscope {
 
@@ -320,12 +321,41 @@ Response Session::actAndReport(Ctx& ctx, const Command& command,
 
 // --- dispatch ---------------------------------------------------------------------------------
 
-Response Session::execute(const Command& command, const CallContext& context) {
-  Ctx ctx{Deadline::in(options_.command_timeout), context};
-  if (command.args.contains("timeout") && command.args["timeout"].is_number()) {
-    ctx.deadline = Deadline::inMs(command.args["timeout"].get<long long>() + 2000);
+Status Session::resolveSecrets(Command& command, Ctx& ctx) {
+  const CommandSpec* spec = findCommand(command.name);
+  if (!spec) return Status::ok();
+  for (const auto& p : spec->params) {
+    if (!p.secret_ref || !command.args.contains(p.name) || !command.args[p.name].is_string()) continue;
+    std::string name;
+    if (!parseSecretRef(command.args[p.name].get<std::string>(), &name)) continue;
+    std::optional<std::string> value;
+    if (auto it = session_secrets_.find(name); it != session_secrets_.end()) value = it->second;
+    if (!value && options_.secrets) value = options_.secrets->get(name);
+    if (!value && ctx.call.elicit_secret) {
+      auto asked = ctx.call.elicit_secret(name);
+      if (!asked) return asked.status();
+      value = *asked;
+      session_secrets_[name] = *value;
+    }
+    if (!value) {
+      return Status(codes::kParameterMissing, "secret '" + name + "' is not set",
+                    "add " + name + "=... to the --secrets file, or set " + secretEnvName(name) +
+                        " in the server's environment");
+    }
+    if (std::find(secrets_.begin(), secrets_.end(), *value) == secrets_.end()) secrets_.push_back(*value);
+    command.args[p.name] = *value;
   }
-  Response r = dispatch(command, ctx);
+  return Status::ok();
+}
+
+Response Session::execute(const Command& original, const CallContext& context) {
+  Ctx ctx{Deadline::in(options_.command_timeout), context};
+  if (original.args.contains("timeout") && original.args["timeout"].is_number()) {
+    ctx.deadline = Deadline::inMs(original.args["timeout"].get<long long>() + 2000);
+  }
+  Command command = original;
+  Status secrets = resolveSecrets(command, ctx);
+  Response r = secrets ? dispatch(command, ctx) : errorResponse(command.name, secrets);
   scrubSecrets(r, secrets_);  // §13.1: a typed secret never comes back, wherever the page puts it
   if (!r.ok()) r.data["code"] = r.code;
   r.data["ok"] = r.ok();
@@ -361,6 +391,9 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
   std::vector<Response> out;
   size_t start = 0;
   int line_no = 0;
+  size_t total_lines = 0;
+  for (size_t i = 0; i < script.size(); ++i) total_lines += script[i] == '\n' ? 1 : 0;
+  if (!script.empty() && script.back() != '\n') ++total_lines;
   while (start <= script.size()) {
     size_t end = script.find('\n', start);
     std::string line = script.substr(start, end == std::string::npos ? std::string::npos : end - start);
@@ -369,6 +402,11 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
     start = end == std::string::npos ? script.size() + 1 : end + 1;
     if (context.cancelled()) break;
     auto parsed = parseLine(line);
+    if (parsed && parsed->has_value()) {
+      // Progress names the command, never its arguments (they may hold secrets).
+      context.report(static_cast<double>(out.size() + 1), static_cast<double>(total_lines),
+                     "line " + std::to_string(line_no) + ": " + (*parsed)->name);
+    }
     if (!parsed) {
       Status s = parsed.status();
       auto first = line.find_first_not_of(" \t");
@@ -809,22 +847,35 @@ Response Session::doScroll(const Command& c, Ctx& ctx) {
 }
 
 Response Session::doWait(const Command& c, Ctx& ctx) {
+  // Waits run in slices of at most kSlice so a cancellation (checked between backend calls)
+  // stops them promptly; inside a slice, the wait is event-driven.
+  constexpr Millis kSlice(1000);
   std::string cond = c.args.value("condition", "");
   long long timeout_ms = c.args.value("timeout", 30000LL);
   Deadline until = Deadline::inMs(timeout_ms);
+  ctx.deadline = Deadline::inMs(timeout_ms + 5000);
   auto b = backend(ctx);
   if (!b) return errorResponse("wait", b.status());
   Clock::time_point start = Clock::now();
   auto waited = [&] {
     return std::to_string(std::chrono::duration_cast<Millis>(Clock::now() - start).count()) + "ms";
   };
+  Status cancelled(codes::kCancelled, "cancelled");
+  // Repeats `step` over slices until it succeeds, fails for another reason, or time is up.
+  auto sliced = [&](const std::function<Status(Deadline)>& step) -> Status {
+    for (;;) {
+      if (ctx.call.cancelled()) return cancelled;
+      Status s = step(until.capped(kSlice));
+      if (s || s.code() != codes::kTimeout || until.expired()) return s;
+    }
+  };
   if (cond == "load") {
-    Status s = (*b)->waitForLoad(until);
+    Status s = sliced([&](Deadline d) { return (*b)->waitForLoad(d); });
     if (!s) return errorResponse("wait", s);
     return okResponse("wait", "load (" + waited() + ")");
   }
   if (cond == "idle") {
-    Status s = (*b)->waitForNetworkIdle(Millis(500), until);
+    Status s = sliced([&](Deadline d) { return (*b)->waitForNetworkIdle(Millis(500), d); });
     if (!s) return errorResponse("wait", s);
     return okResponse("wait", "idle (" + waited() + ")");
   }
@@ -834,21 +885,28 @@ Response Session::doWait(const Command& c, Ctx& ctx) {
   }
   if (cond == "url" || cond == "navigation") {
     std::string part = c.target->value;
-    for (;;) {
+    std::string now;
+    Status s = sliced([&](Deadline d) -> Status {
       uint64_t count = (*b)->navigationCount();
-      auto url = (*b)->currentUrl(until);
-      if (!url) return errorResponse("wait", url.status());
-      if (url->find(part) != std::string::npos) return okResponse("wait", "url " + shortUrl(*url) + " (" + waited() + ")");
-      Status s = (*b)->waitForNavigation(count, until);
-      if (!s) {
-        return errorResponse("wait", Status(codes::kTimeout, "the URL did not come to contain " + quote(part) +
-                                                                  " (now " + shortUrl(*url) + ")",
-                                            "check the expected URL, or wait longer with --timeout"));
-      }
+      auto url = (*b)->currentUrl(d);
+      if (!url) return url.status();
+      now = *url;
+      if (url->find(part) != std::string::npos) return Status::ok();
+      Status nav = (*b)->waitForNavigation(count, d);
+      // A navigation to somewhere else keeps the wait going, like a slice that timed out.
+      return nav ? Status(codes::kTimeout, "navigated elsewhere") : nav;
+    });
+    if (!s && s.code() == codes::kTimeout) {
+      return errorResponse("wait", Status(codes::kTimeout, "the URL did not come to contain " + quote(part) +
+                                                                " in " + std::to_string(timeout_ms) + " ms (now " +
+                                                                shortUrl(now) + ")",
+                                          "check the expected URL, or wait longer with --timeout"));
     }
+    if (!s) return errorResponse("wait", s);
+    return okResponse("wait", "url " + shortUrl(now) + " (" + waited() + ")");
   }
   // Element conditions, event-driven in the page (scanner wait_for uses MutationObserver).
-  json cmd = {{"cmd", "wait_for"}, {"condition", cond}, {"timeout", timeout_ms}};
+  json cmd = {{"cmd", "wait_for"}, {"condition", cond}};
   if (c.target->kind == TargetSpec::Kind::kCss) {
     cmd["selector"] = c.target->value;
   } else if (c.target->kind == TargetSpec::Kind::kXpath) {
@@ -863,9 +921,23 @@ Response Session::doWait(const Command& c, Ctx& ctx) {
   } else {
     cmd["text"] = c.target->value;
   }
-  ctx.deadline = Deadline::inMs(timeout_ms + 5000);
-  auto r = scannerCall(ctx, cmd);
-  if (!r) return errorResponse("wait", r.status());
+  std::string detail;
+  Status s = sliced([&](Deadline d) -> Status {
+    cmd["timeout"] = static_cast<long long>(d.remaining().count());
+    auto r = scannerCall(ctx, cmd);
+    if (!r && r.status().code() == codes::kTimeout) detail = r.status().message();
+    return r.status();
+  });
+  if (!s && s.code() == codes::kTimeout) {
+    // The last slice's detail says what the page looked like ("no element matches").
+    auto colon = detail.rfind(": ");
+    std::string why = colon == std::string::npos ? "" : detail.substr(colon + 2);
+    return errorResponse("wait", Status(codes::kTimeout, "wait " + cond + " " + c.target->toString() +
+                                                             " timed out after " + std::to_string(timeout_ms) +
+                                                             " ms" + (why.empty() ? "" : ": " + why),
+                                        "increase --timeout, or check the condition"));
+  }
+  if (!s) return errorResponse("wait", s);
   return okResponse("wait", cond + " " + c.target->toString() + " (" + waited() + ")");
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,7 @@ struct SessionOptions {
   Millis settle_max{3000};         // at most this long settling after an action
   bool strict = false;             // ambiguous targets fail instead of choosing (§11.1)
   size_t observe_max = 150;        // elements listed by observe
+  std::shared_ptr<class SecretStore> secrets;  // --secrets file and environment; may be null
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls).
@@ -47,6 +49,9 @@ class Session {
   struct Ctx;  // per-command state: deadline, call context, the response being built
 
   Response dispatch(const Command& command, Ctx& ctx);
+  // Replaces "secret:NAME" in parameters that accept it with the secret's value (session,
+  // store, then the user through the client) and remembers the value for masking.
+  Status resolveSecrets(Command& command, Ctx& ctx);
   Result<Backend*> backend(Ctx& ctx);
   void dropBackendIfDead(Ctx& ctx, const Status& status);
 
@@ -92,7 +97,8 @@ class Session {
   std::optional<PageScan> last_;
   std::string last_document_;
   std::vector<std::string> secrets_;
-  std::vector<std::string> tab_order_;  // backend tab ids in the order first seen  // values typed into sensitive fields: never shown again
+  std::vector<std::string> tab_order_;  // backend tab ids in the order first seen
+  std::map<std::string, std::string> session_secrets_;  // secrets the user gave this session  // values typed into sensitive fields: never shown again
 };
 
 // Adds a scheme when missing: http:// for localhost, loopback and host:port, else https://.

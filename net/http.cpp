@@ -122,6 +122,7 @@ HttpServer::HttpServer(Handler handler) : impl_(std::make_unique<Impl>()) {
     r.path = req.path;
     r.body = req.body;
     r.remote_addr = req.remote_addr;
+    for (const auto& [k, v] : req.params) r.query[k] = v;
     for (const auto& [k, v] : req.headers) {
       std::string key = k;
       std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) { return std::tolower(c); });

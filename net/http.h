@@ -48,6 +48,7 @@ struct ServerRequest {
   std::string method;
   std::string path;
   std::map<std::string, std::string> headers;  // names lower-cased
+  std::map<std::string, std::string> query;    // decoded query parameters
   std::string body;
   std::string remote_addr;
   std::string header(const std::string& lower_name) const {

@@ -23,9 +23,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# npm packages: the MCP client for the tests, the libraries fixture pages load, and ajv
-# (schema tests).
-for dir in tests/e2e tests/fixtures tests/schemas; do
+# npm packages: the MCP client for the tests, the libraries fixture pages load, ajv (schema
+# tests) and the MCP conformance suite with the Node 22 it needs.
+for dir in tests/e2e tests/fixtures tests/schemas tests/conformance; do
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
     echo "==> npm ci ($dir)"
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)

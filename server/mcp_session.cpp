@@ -7,6 +7,7 @@
 #include "engine/oil.h"
 #include "engine/response.h"
 #include "server/jsonrpc.h"
+#include "server/secret_portal.h"
 #include "server/tools.h"
 
 namespace lscope::mcp {
@@ -99,8 +100,20 @@ std::optional<json> McpSession::handle(const json& msg) {
     case MessageKind::kNotification:
       handleNotification(msg);
       return std::nullopt;
-    case MessageKind::kResponse:
-      return std::nullopt;  // answers to our requests (none pending that need them yet)
+    case MessageKind::kResponse: {
+      // The answer to one of our requests (elicitation/create, ping).
+      std::shared_ptr<std::promise<json>> waiter;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = outgoing_.find(msg["id"].dump());
+        if (it != outgoing_.end()) {
+          waiter = it->second;
+          outgoing_.erase(it);
+        }
+      }
+      if (waiter) waiter->set_value(msg);
+      return std::nullopt;
+    }
     case MessageKind::kRequest:
       return handleRequest(msg);
   }
@@ -257,18 +270,21 @@ json McpSession::runJob(const Job& job) {
   CallContext ctx;
   ctx.cancel = job.cancel;
   if (!job.progress_token.is_null()) {
-    auto last = std::make_shared<Clock::time_point>(Clock::time_point::min());
+    auto last = std::make_shared<std::optional<Clock::time_point>>();
     auto count = std::make_shared<double>(0);
     ctx.progress = [this, &job, last, count](double, double total, const std::string& message) {
       // Monotonic and rate-limited (MCP "Progress": progress MUST increase).
       auto now = Clock::now();
-      if (now - *last < kProgressInterval) return;
+      if (*last && now - **last < kProgressInterval) return;
       *last = now;
       *count += 1;
       sendProgress(job, *count, total, message);
     };
   }
   ctx.log = [this, &job](const std::string& level, const std::string& message) { log(level, message, job.id); };
+  if (clientSupportsUrlElicitation()) {
+    ctx.elicit_secret = [this, &job](const std::string& name) { return elicitSecret(job, name); };
+  }
   bool structured = protocolVersion() >= "2025-06-18";
   const ToolDef* tool = catalog_->find(job.tool);
   if (tool->command.empty()) {  // run
@@ -292,6 +308,79 @@ void McpSession::sendProgress(const Job& job, double progress, double total, con
   if (total > 0) p["total"] = total;
   if (!message.empty() && protocolVersion() >= "2025-03-26") p["message"] = message;
   outbox_->send(makeNotification("notifications/progress", p), job.id);
+}
+
+bool McpSession::clientSupportsUrlElicitation() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  // MCP 2025-11-25 "Elicitation": clients declare {"elicitation": {"url": {}}}.
+  return config_.portal && protocol_version_ >= "2025-11-25" && client_capabilities_.contains("elicitation") &&
+         client_capabilities_["elicitation"].is_object() && client_capabilities_["elicitation"].contains("url");
+}
+
+Result<json> McpSession::request(const std::string& method, json params, const Job& job, Deadline deadline) {
+  auto waiter = std::make_shared<std::promise<json>>();
+  auto answer = waiter->get_future();
+  std::string id;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    id = "lscope-" + std::to_string(++next_request_);
+    outgoing_[json(id).dump()] = waiter;
+  }
+  outbox_->send(makeRequest(id, method, std::move(params)), job.id);
+  // Wait in slices so a cancelled tool call stops waiting for the client too.
+  while (answer.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+    if (job.cancel->cancelled() || deadline.expired()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      outgoing_.erase(json(id).dump());
+      return job.cancel->cancelled() ? Status(codes::kCancelled, "cancelled")
+                                     : Status(codes::kTimeout, "the client did not answer " + method + " in time");
+    }
+  }
+  json reply = answer.get();
+  if (reply.contains("error")) {
+    return Status(codes::kBrowserError, method + " failed: " + reply["error"].value("message", std::string("error")));
+  }
+  return reply.value("result", json::object());
+}
+
+Result<std::string> McpSession::elicitSecret(const Job& job, const std::string& name) {
+  Deadline deadline = Deadline::in(config_.elicitation_timeout);
+  std::string eid = randomHex();
+  auto got = std::make_shared<std::promise<std::string>>();
+  auto value = got->get_future();
+  auto url = config_.portal->open(eid, name, [got](const std::string& v) {
+    try {
+      got->set_value(v);
+    } catch (const std::future_error&) {
+    }
+  });
+  if (!url) return url.status();
+  auto reply = request("elicitation/create",
+                       {{"mode", "url"},
+                        {"elicitationId", eid},
+                        {"url", *url},
+                        {"message", "Lemmascope needs the secret '" + name +
+                                        "'. Open the link and type it there: it goes to the browser, never to the model."}},
+                       job, deadline);
+  if (!reply) {
+    config_.portal->close(eid);
+    return reply.status();
+  }
+  std::string action = reply->value("action", "");
+  if (action != "accept") {
+    config_.portal->close(eid);
+    return Status(codes::kParameterMissing, "the user did not give secret '" + name + "' (" + action + ")",
+                  "ask the user, or add it to the --secrets file");
+  }
+  while (value.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+    if (job.cancel->cancelled() || deadline.expired()) {
+      config_.portal->close(eid);
+      return job.cancel->cancelled() ? Status(codes::kCancelled, "cancelled")
+                                     : Status(codes::kTimeout, "no secret '" + name + "' was entered in time");
+    }
+  }
+  outbox_->send(makeNotification("notifications/elicitation/complete", {{"elicitationId", eid}}), job.id);
+  return value.get();
 }
 
 namespace {

@@ -5,6 +5,7 @@
 
 #include <condition_variable>
 #include <deque>
+#include <future>
 #include <functional>
 #include <map>
 #include <memory>
@@ -45,6 +46,8 @@ struct ServerConfig {
   SessionOptions engine;
   std::shared_ptr<const ToolCatalog> catalog;  // null: the default profile
   size_t tools_page_size = 100;  // tools/list page size (opaque cursors beyond it)
+  class SecretPortal* portal = nullptr;  // for URL-mode elicitation of secrets; may be null
+  Millis elicitation_timeout{10 * 60 * 1000};  // how long a user has to enter a secret
 };
 
 class McpSession {
@@ -83,6 +86,11 @@ class McpSession {
   std::optional<json> callTool(const json& id, const json& params);
   void workerLoop();
   json runJob(const Job& job);
+  // Sends a request to the client and blocks for its answer (the worker thread only).
+  Result<json> request(const std::string& method, json params, const Job& job, Deadline deadline);
+  // MCP URL-mode elicitation: the user types the secret on a local page.
+  Result<std::string> elicitSecret(const Job& job, const std::string& name);
+  bool clientSupportsUrlElicitation() const;
   void sendProgress(const Job& job, double progress, double total, const std::string& message);
 
   const ServerConfig& config_;
@@ -99,6 +107,8 @@ class McpSession {
   std::string log_level_ = "warning";
   std::deque<Job> queue_;
   std::map<std::string, std::shared_ptr<CancelFlag>> running_;  // id.dump() -> flag
+  std::map<std::string, std::shared_ptr<std::promise<json>>> outgoing_;  // our requests by id
+  int next_request_ = 0;
   bool busy_ = false;
   bool stopping_ = false;
   std::thread worker_;

@@ -11,7 +11,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 export const lscopeBin = process.env.LSCOPE_BIN || path.resolve(here, '../../../build/lscope');
 
 // Starts lscope over stdio with the official MCP client; returns {client, transport, stderr}.
-export async function connect(args = [], { env = {} } = {}) {
+export async function connect(args = [], { env = {}, capabilities = {} } = {}) {
   const transport = new StdioClientTransport({
     command: lscopeBin,
     args,
@@ -20,7 +20,7 @@ export async function connect(args = [], { env = {} } = {}) {
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => { stderr += d; });
-  const client = new Client({ name: 'lemmascope-e2e', version: '1.0.0' });
+  const client = new Client({ name: 'lemmascope-e2e', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
 }
