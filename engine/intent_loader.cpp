@@ -1,0 +1,1161 @@
+// The intent loader: YAML (yaml-cpp) -> JSON with source marks -> checked IntentDef. Each
+// rule mirrors schemas/intent-v1.json; tests/schemas/invalid/ holds one file per rule and the
+// unit tests check this loader rejects each at the pointer the file declares.
+#include "engine/intent_loader.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include <re2/re2.h>
+#include <yaml-cpp/yaml.h>
+
+namespace lscope {
+
+const ParamDef* IntentDef::param(const std::string& n) const {
+  for (const auto& p : params) {
+    if (p.name == n) return &p;
+  }
+  return nullptr;
+}
+
+namespace {
+
+void collectCheckpoints(const std::vector<StepDef>& steps, std::vector<std::string>& out) {
+  for (const auto& s : steps) {
+    if (s.kind == StepDef::Kind::kCheckpoint) out.push_back(s.checkpoint);
+    collectCheckpoints(s.then_steps, out);
+    collectCheckpoints(s.else_steps, out);
+    collectCheckpoints(s.body, out);
+    collectCheckpoints(s.catch_steps, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> IntentDef::checkpoints() const {
+  std::vector<std::string> out;
+  collectCheckpoints(steps, out);
+  return out;
+}
+
+std::string TargetDef::describe() const {
+  std::string v = value.is_string() ? value.get<std::string>() : value.dump();
+  switch (kind) {
+    case Kind::kPattern: return "pattern " + v;
+    case Kind::kRole: return "role " + v;
+    case Kind::kText: return "text \"" + v + "\"";
+    case Kind::kTextContains: return "text containing " + v;
+    case Kind::kSelector: return "css(" + v + ")";
+    case Kind::kXpath: return "xpath(" + v + ")";
+    case Kind::kId: return "[" + v + "]";
+    case Kind::kVar: return v;
+  }
+  return v;
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::regex kName("^[a-z][a-z0-9_]*$");
+const std::regex kParamRef("^\\$[a-z][a-z0-9_]*(?:\\.[a-z0-9_]+)*$");
+const std::regex kVersion("^\\d+(?:\\.\\d+)*$");
+const std::regex kPatternRef("^[a-z][a-z0-9_]*(?:\\.[a-z][a-z0-9_]*)?$");
+const std::regex kDomain("^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$");
+const std::regex kKey(
+    "^(?:(?:Control|Shift|Alt|Meta)\\+)*(?:Enter|Tab|Escape|Space|Backspace|Delete|Insert|ArrowUp|ArrowDown|"
+    "ArrowLeft|ArrowRight|Home|End|PageUp|PageDown|F[1-9]|F1[0-2]|Control|Shift|Alt|Meta|\\S)$");
+
+const std::set<std::string> kErrorCodes = {
+    "element_not_found", "element_stale", "element_not_visible", "element_disabled",
+    "element_not_interactable", "selector_invalid", "timeout", "navigation_error", "script_error",
+    "target_not_found", "target_ambiguous", "step_failed", "verification_failed", "intent_unavailable"};
+
+constexpr long long kMaxTimeoutMs = 300000;  // §13.2 "reasonable timeouts"
+constexpr int kMaxLoop = 1000;               // §13.2 "bounded loops"
+
+using Marks = std::map<std::string, YAML::Mark>;
+
+std::string escapePointer(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+std::string quoteJs(const json& v) { return v.is_string() ? "\"" + v.get<std::string>() + "\"" : v.dump(); }
+
+// --- YAML -> JSON, keeping where each value was written ---------------------------------------
+
+struct Converted {
+  json value;
+  Status status;
+};
+
+// YAML 1.2 core schema for plain scalars; quoted scalars are always strings.
+json scalarValue(const YAML::Node& n) {
+  const std::string& s = n.Scalar();
+  if (n.Tag() == "!") return s;  // quoted
+  if (s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL") return nullptr;
+  if (s == "true" || s == "True" || s == "TRUE") return true;
+  if (s == "false" || s == "False" || s == "FALSE") return false;
+  static const std::regex kInt("^[-+]?[0-9]+$");
+  static const std::regex kFloat("^[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?$");
+  if (std::regex_match(s, kInt)) {
+    try {
+      return std::stoll(s);
+    } catch (...) {
+    }
+  }
+  if (std::regex_match(s, kFloat)) {
+    try {
+      return std::stod(s);
+    } catch (...) {
+    }
+  }
+  return s;
+}
+
+class Converter {
+ public:
+  Converter(const std::string& file, Marks& marks) : file_(file), marks_(marks) {}
+
+  bool convert(const YAML::Node& n, const std::string& path, json& out) {
+    marks_[path] = n.Mark();
+    switch (n.Type()) {
+      case YAML::NodeType::Null:
+      case YAML::NodeType::Undefined:
+        out = nullptr;
+        return true;
+      case YAML::NodeType::Scalar:
+        out = scalarValue(n);
+        return true;
+      case YAML::NodeType::Sequence: {
+        out = json::array();
+        size_t i = 0;
+        for (const auto& item : n) {
+          json v;
+          if (!convert(item, path + "/" + std::to_string(i++), v)) return false;
+          out.push_back(std::move(v));
+        }
+        return true;
+      }
+      case YAML::NodeType::Map: {
+        out = json::object();
+        for (auto it = n.begin(); it != n.end(); ++it) {
+          std::string key = it->first.IsScalar() ? it->first.Scalar() : "?";
+          std::string child = path + "/" + escapePointer(key);
+          if (out.contains(key)) {
+            marks_[child] = it->first.Mark();
+            error = child + ": duplicate key \"" + key + "\"; YAML mapping keys are unique";
+            error_mark = it->first.Mark();
+            return false;
+          }
+          json v;
+          if (!convert(it->second, child, v)) return false;
+          marks_[child] = it->first.Mark();  // point at the key, where people look
+          out[key] = std::move(v);
+        }
+        return true;
+      }
+    }
+    return true;
+  }
+
+  std::string error;
+  YAML::Mark error_mark;
+
+ private:
+  const std::string& file_;
+  Marks& marks_;
+};
+
+// --- checked building of the definition -------------------------------------------------------
+
+class Builder {
+ public:
+  Builder(const std::string& file, const Marks& marks, const LoadOptions& options)
+      : file_(file), marks_(marks), options_(options) {}
+
+  Status status;  // the first error
+
+  bool fail(const std::string& path, const std::string& message) {
+    if (!status) return false;
+    YAML::Mark m;
+    std::string p = path;
+    for (;;) {
+      auto it = marks_.find(p);
+      if (it != marks_.end()) {
+        m = it->second;
+        break;
+      }
+      auto slash = p.rfind('/');
+      if (slash == std::string::npos || p.empty()) break;
+      p = p.substr(0, slash);
+    }
+    status = Status(codes::kDefinitionInvalid,
+                    file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " +
+                        (path.empty() ? "/" : path) + ": " + message,
+                    "see schemas/intent-v1.json and schemas/README.md");
+    return false;
+  }
+
+  // Only `allowed` keys; the first other one is an error at its own path.
+  bool onlyKeys(const json& obj, const std::string& path, std::initializer_list<const char*> allowed,
+                const std::string& what) {
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      bool ok = std::any_of(allowed.begin(), allowed.end(), [&](const char* a) { return it.key() == a; });
+      if (!ok) return fail(path + "/" + escapePointer(it.key()), "unknown " + what + " \"" + it.key() + "\"");
+    }
+    return true;
+  }
+
+  static bool isRef(const json& v) { return v.is_string() && std::regex_match(v.get<std::string>(), kParamRef); }
+
+  bool name(const json& v, const std::string& path, std::string& out, const std::string& what) {
+    if (!v.is_string() || !std::regex_match(v.get<std::string>(), kName)) {
+      return fail(path, what + " " + quoteJs(v) + " is not lower_snake_case (^[a-z][a-z0-9_]*$)");
+    }
+    out = v.get<std::string>();
+    return true;
+  }
+
+  bool boolean(const json& v, const std::string& path, const std::string& what) {
+    if (v.is_boolean() || isRef(v)) return true;
+    return fail(path, what + " is " + quoteJs(v) + ", not a boolean or \"$param\"");
+  }
+
+  bool text(const json& v, const std::string& path, const std::string& what) {
+    if ((v.is_string() && !v.get<std::string>().empty()) || v.is_number()) return true;
+    return fail(path, what + " must be a non-empty text or a number");
+  }
+
+  bool textList(const json& v, const std::string& path, const std::string& what) {
+    if (v.is_array()) {
+      if (v.empty()) return fail(path, "empty list of texts");
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (!text(v[i], path + "/" + std::to_string(i), what)) return false;
+      }
+      return true;
+    }
+    return text(v, path, what);
+  }
+
+  bool regex(const json& v, const std::string& path) {
+    if (!v.is_string() || v.get<std::string>().empty()) return fail(path, "a regular expression must be a non-empty string");
+    RE2 re(v.get<std::string>(), RE2::Quiet);
+    if (!re.ok()) return fail(path, "invalid regular expression: " + re.error());
+    return true;
+  }
+
+  // Durations: integer milliseconds, or "<n>ms" / "<n>s" / "<n>m"; no fractions, no hours.
+  bool duration(const json& v, const std::string& path, bool is_timeout, long long& out) {
+    long long ms = -1;
+    if (v.is_number_integer()) {
+      ms = v.get<long long>();
+    } else if (v.is_string()) {
+      static const std::regex kDur("^([0-9]+)(ms|s|m)$");
+      std::smatch m;
+      std::string s = v.get<std::string>();
+      if (s.find('.') != std::string::npos && std::regex_match(s, std::regex("^[0-9]*\\.[0-9]+(ms|s|m)$"))) {
+        return fail(path, quoteJs(v) + " has a fraction (write it in ms)");
+      }
+      if (!std::regex_match(s, m, kDur)) {
+        if (std::regex_match(s, std::regex("^[0-9]+h$"))) {
+          return fail(path, (is_timeout ? "timeout " : "duration ") + s + " is above the limit of 300s (§13.2)");
+        }
+        return fail(path, quoteJs(v) + " is not a duration (integer ms, or \"<n>ms\", \"<n>s\", \"<n>m\")");
+      }
+      long long n = std::stoll(m[1]);
+      ms = m[2] == "ms" ? n : m[2] == "s" ? n * 1000 : n * 60000;
+    } else {
+      return fail(path, quoteJs(v) + " is not a duration (integer ms, or \"<n>ms\", \"<n>s\", \"<n>m\")");
+    }
+    if (ms > kMaxTimeoutMs) {
+      return fail(path, (is_timeout ? "timeout " : "duration ") +
+                            (v.is_string() ? v.get<std::string>() : std::to_string(ms)) +
+                            " is above the limit of 300s (§13.2)");
+    }
+    if (ms < 0 || (is_timeout && ms == 0)) {
+      return fail(path, std::string(is_timeout ? "timeout " : "duration ") + quoteJs(v) + " (a timeout is above 0)");
+    }
+    out = ms;
+    return true;
+  }
+
+  bool onError(const json& v, const std::string& path, std::map<std::string, ErrorHandler>& out) {
+    if (!v.is_object() || v.empty()) return fail(path, "on_error is an object of error code: {action}");
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      std::string p = path + "/" + escapePointer(it.key());
+      if (it.key() != "default" && !kErrorCodes.count(it.key())) {
+        return fail(p, "\"" + it.key() + "\" is not an error code");
+      }
+      if (!it->is_object()) return fail(p, "an error handler is {action, timeout}");
+      if (!onlyKeys(*it, p, {"action", "timeout"}, "error handler key")) return false;
+      ErrorHandler h;
+      if (!it->contains("action")) return fail(p + "/action", "error handler without action");
+      const json& a = (*it)["action"];
+      static const std::set<std::string> kActions = {"rescan_and_retry", "wait", "fail", "skip"};
+      if (!a.is_string() || !kActions.count(a.get<std::string>())) {
+        return fail(p + "/action", "on_error action " + quoteJs(a) + " (rescan_and_retry, wait, fail or skip)");
+      }
+      h.action = a.get<std::string>();
+      if (it->contains("timeout") && !duration((*it)["timeout"], p + "/timeout", true, h.timeout_ms)) return false;
+      out[it.key()] = h;
+    }
+    return true;
+  }
+
+  // §3.3 targets.
+  std::shared_ptr<TargetDef> target(const json& v, const std::string& path) {
+    auto t = std::make_shared<TargetDef>();
+    t->path = path;
+    if (v.is_string()) {
+      if (isRef(v)) {
+        t->kind = TargetDef::Kind::kVar;
+        t->value = v;
+        return t;
+      }
+      fail(path, "a target is an object or a \"$var\" reference, not a bare text");
+      return nullptr;
+    }
+    if (!v.is_object()) {
+      fail(path, "a target is an object");
+      return nullptr;
+    }
+    if (!onlyKeys(v, path, {"pattern", "role", "text", "match", "text_contains", "selector", "xpath", "id",
+                            "near", "inside", "after", "before", "fallback"},
+                  "target key")) {
+      return nullptr;
+    }
+    std::vector<std::string> locators;
+    for (const char* k : {"pattern", "role", "text", "text_contains", "selector", "xpath", "id"}) {
+      if (v.contains(k)) locators.push_back(k);
+    }
+    if (locators.empty()) {
+      fail(path, "target without any locator (pattern, role, text, text_contains, selector, xpath or id)");
+      return nullptr;
+    }
+    if (locators.size() > 1) {
+      fail(path, "two locators in one target (" + locators[0] + " and " + locators[1] + "); chain them with fallback");
+      return nullptr;
+    }
+    const std::string& loc = locators[0];
+    const json& value = v[loc];
+    std::string lp = path + "/" + loc;
+    t->value = value;
+    if (loc == "pattern") {
+      t->kind = TargetDef::Kind::kPattern;
+      if (!isRef(value) && !(value.is_string() && std::regex_match(value.get<std::string>(), kPatternRef))) {
+        fail(lp, "pattern reference " + quoteJs(value) + " is not name or name.field");
+        return nullptr;
+      }
+    } else if (loc == "role") {
+      t->kind = TargetDef::Kind::kRole;
+      if (!isRef(value) && !(value.is_string() && std::regex_match(value.get<std::string>(), kName))) {
+        fail(lp, "role " + quoteJs(value) + " is not a role name");
+        return nullptr;
+      }
+    } else if (loc == "text") {
+      t->kind = TargetDef::Kind::kText;
+      if (!text(value, lp, "text")) return nullptr;
+    } else if (loc == "text_contains") {
+      t->kind = TargetDef::Kind::kTextContains;
+      if (!textList(value, lp, "text_contains")) return nullptr;
+    } else if (loc == "selector" || loc == "xpath") {
+      t->kind = loc == "selector" ? TargetDef::Kind::kSelector : TargetDef::Kind::kXpath;
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        fail(lp, loc + " must be a non-empty string");
+        return nullptr;
+      }
+    } else {
+      t->kind = TargetDef::Kind::kId;
+      if (!isRef(value) && !(value.is_number_integer() && value.get<long long>() >= 1)) {
+        fail(lp, "id must be a positive integer or \"$param\"");
+        return nullptr;
+      }
+    }
+    if (v.contains("match")) {
+      if (t->kind != TargetDef::Kind::kText) {
+        fail(path + "/match", "match without text (it qualifies text only)");
+        return nullptr;
+      }
+      const json& m = v["match"];
+      std::string ms = m.is_string() ? m.get<std::string>() : "";
+      if (ms != "exact" && ms != "contains" && ms != "regex") {
+        fail(path + "/match", "match " + quoteJs(m) + " (exact, contains or regex)");
+        return nullptr;
+      }
+      t->match = ms == "exact" ? TextMatch::kExact : ms == "contains" ? TextMatch::kContains : TextMatch::kRegex;
+      if (t->match == TextMatch::kRegex && !regex(value, path + "/text")) return nullptr;
+    }
+    std::vector<std::string> relations;
+    for (const char* k : {"near", "inside", "after", "before"}) {
+      if (v.contains(k)) relations.push_back(k);
+    }
+    if (relations.size() > 1) {
+      fail(path, "two relations (" + relations[0] + " and " + relations[1] + ") in one target; nest them instead");
+      return nullptr;
+    }
+    if (!relations.empty()) {
+      t->relation = relations[0];
+      t->anchor = target(v[relations[0]], path + "/" + relations[0]);
+      if (!t->anchor) return nullptr;
+    }
+    if (v.contains("fallback")) {
+      t->fallback = target(v["fallback"], path + "/fallback");
+      if (!t->fallback) return nullptr;
+    }
+    return t;
+  }
+
+  // §3.4 conditions.
+  std::shared_ptr<ConditionDef> condition(const json& v, const std::string& path) {
+    auto c = std::make_shared<ConditionDef>();
+    c->path = path;
+    if (v.is_string()) {
+      if (isRef(v)) {
+        c->kind = ConditionDef::Kind::kRef;
+        c->value = v;
+        return c;
+      }
+      fail(path, quoteJs(v) + " is neither a condition nor a \"$param\" reference");
+      return nullptr;
+    }
+    if (!v.is_object() || v.empty()) {
+      fail(path, "a condition is an object with one kind, or a \"$param\"");
+      return nullptr;
+    }
+    if (!onlyKeys(v, path, {"pattern_exists", "visible", "hidden", "url_contains", "url_matches", "text_contains",
+                            "within", "count", "expression", "all", "any", "not"},
+                  "condition key")) {
+      return nullptr;
+    }
+    if (v.contains("within") && !v.contains("text_contains")) {
+      fail(path + "/within", "within without text_contains (it scopes text_contains only)");
+      return nullptr;
+    }
+    std::vector<std::string> kinds;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      if (it.key() != "within") kinds.push_back(it.key());
+    }
+    if (kinds.size() != 1) {
+      fail(path, "two kinds of condition in one object (" + kinds[0] + " and " + kinds[1] + "); combine them with all");
+      return nullptr;
+    }
+    const std::string& k = kinds[0];
+    const json& value = v[k];
+    std::string kp = path + "/" + k;
+    c->value = value;
+    if (k == "pattern_exists") {
+      c->kind = ConditionDef::Kind::kPatternExists;
+      if (!isRef(value) && !(value.is_string() && std::regex_match(value.get<std::string>(), kPatternRef))) {
+        fail(kp, "pattern " + quoteJs(value) + " is not a pattern name");
+        return nullptr;
+      }
+    } else if (k == "visible" || k == "hidden") {
+      c->kind = k == "visible" ? ConditionDef::Kind::kVisible : ConditionDef::Kind::kHidden;
+      c->target = target(value, kp);
+      if (!c->target) return nullptr;
+    } else if (k == "url_contains") {
+      c->kind = ConditionDef::Kind::kUrlContains;
+      bool ok = value.is_string() ? !value.get<std::string>().empty() : value.is_array() && !value.empty();
+      if (ok && value.is_array()) {
+        for (const auto& s : value) ok = ok && s.is_string() && !s.get<std::string>().empty();
+      }
+      if (!ok) {
+        fail(kp, "url_contains is a text or a non-empty list of texts");
+        return nullptr;
+      }
+    } else if (k == "url_matches") {
+      c->kind = ConditionDef::Kind::kUrlMatches;
+      if (!regex(value, kp)) return nullptr;
+    } else if (k == "text_contains") {
+      c->kind = ConditionDef::Kind::kTextContains;
+      if (!textList(value, kp, "text_contains")) return nullptr;
+      if (v.contains("within")) {
+        c->target = target(v["within"], path + "/within");
+        if (!c->target) return nullptr;
+      }
+    } else if (k == "count") {
+      c->kind = ConditionDef::Kind::kCount;
+      if (!value.is_object()) {
+        fail(kp, "count is {selector, min, max}");
+        return nullptr;
+      }
+      if (!onlyKeys(value, kp, {"selector", "min", "max"}, "count key")) return nullptr;
+      if (!value.contains("selector") || !value["selector"].is_string() || value["selector"].get<std::string>().empty()) {
+        fail(kp + "/selector", "count without selector");
+        return nullptr;
+      }
+      c->count_selector = value["selector"].get<std::string>();
+      for (const char* b : {"min", "max"}) {
+        if (!value.contains(b)) continue;
+        if (!value[b].is_number_integer() || value[b].get<long long>() < 0) {
+          fail(kp + "/" + b, std::string(b) + " must be an integer >= 0");
+          return nullptr;
+        }
+        (std::string(b) == "min" ? c->count_min : c->count_max) = value[b].get<long long>();
+      }
+      if (c->count_min && c->count_max && *c->count_max < *c->count_min) {
+        fail(kp + "/max", "count max " + std::to_string(*c->count_max) + " is below min " + std::to_string(*c->count_min));
+        return nullptr;
+      }
+    } else if (k == "expression") {
+      c->kind = ConditionDef::Kind::kExpression;
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        fail(kp, "expression must be a non-empty string");
+        return nullptr;
+      }
+    } else if (k == "all" || k == "any") {
+      c->kind = k == "all" ? ConditionDef::Kind::kAll : ConditionDef::Kind::kAny;
+      if (!value.is_array() || value.empty()) {
+        fail(kp, k + " with no conditions");
+        return nullptr;
+      }
+      for (size_t i = 0; i < value.size(); ++i) {
+        auto child = condition(value[i], kp + "/" + std::to_string(i));
+        if (!child) return nullptr;
+        c->children.push_back(*child);
+      }
+    } else {  // not
+      c->kind = ConditionDef::Kind::kNot;
+      auto child = condition(value, kp);
+      if (!child) return nullptr;
+      c->children.push_back(*child);
+    }
+    return c;
+  }
+
+  bool steps(const json& v, const std::string& path, std::vector<StepDef>& out) {
+    if (!v.is_array()) return fail(path, "steps is a list of steps");
+    if (v.empty()) return fail(path, "steps is empty (at least one step)");
+    for (size_t i = 0; i < v.size(); ++i) {
+      StepDef s;
+      if (!step(v[i], path + "/" + std::to_string(i), s)) return false;
+      out.push_back(std::move(s));
+    }
+    return true;
+  }
+
+  bool step(const json& v, const std::string& path, StepDef& s) {
+    s.path = path;
+    if (!v.is_object()) return fail(path, "a step is an object (OIL shorthand is not YAML step syntax)");
+    if (v.contains("action")) return actionStep(v, path, s);
+    if (v.contains("branch")) {
+      s.kind = StepDef::Kind::kBranch;
+      if (!onlyKeys(v, path, {"branch"}, "step key")) return false;
+      const json& b = v["branch"];
+      std::string bp = path + "/branch";
+      if (!b.is_object()) return fail(bp, "branch is {if, then, else}");
+      if (!onlyKeys(b, bp, {"if", "then", "else"}, "branch key")) return false;
+      if (!b.contains("if")) return fail(bp + "/if", "branch without if");
+      if (!b.contains("then")) return fail(bp + "/then", "branch without then");
+      s.condition = condition(b["if"], bp + "/if");
+      if (!s.condition) return false;
+      if (!steps(b["then"], bp + "/then", s.then_steps)) return false;
+      if (b.contains("else") && !steps(b["else"], bp + "/else", s.else_steps)) return false;
+      return true;
+    }
+    if (v.contains("loop")) {
+      s.kind = StepDef::Kind::kLoop;
+      if (!onlyKeys(v, path, {"loop"}, "step key")) return false;
+      const json& l = v["loop"];
+      std::string lp = path + "/loop";
+      if (!l.is_object()) return fail(lp, "loop is {over, as, steps, max}");
+      if (!onlyKeys(l, lp, {"over", "as", "steps", "max"}, "loop key")) return false;
+      if (!l.contains("max")) return fail(lp + "/max", "loop without max is unbounded (§13.2)");
+      const json& mx = l["max"];
+      if (mx.is_string() && isRef(mx)) {
+        return fail(lp + "/max", "loop max is a \"$param\" reference; limits must be literal so the bound is known at load time");
+      }
+      if (!mx.is_number_integer()) return fail(lp + "/max", "loop max must be an integer 1..1000");
+      if (mx.get<long long>() > kMaxLoop) {
+        return fail(lp + "/max", "loop max " + std::to_string(mx.get<long long>()) + " is above the limit of 1000");
+      }
+      if (mx.get<long long>() < 1) return fail(lp + "/max", "loop max " + std::to_string(mx.get<long long>()) + " (at least 1)");
+      s.loop_max = static_cast<int>(mx.get<long long>());
+      if (!l.contains("over")) return fail(lp + "/over", "loop without over");
+      const json& over = l["over"];
+      if (over.is_string()) {
+        if (!isRef(over)) {
+          return fail(lp + "/over", quoteJs(over) + " is neither a \"$param\" reference, a list nor a target");
+        }
+        s.loop_over = over;
+      } else if (over.is_array()) {
+        s.loop_over = over;
+      } else if (over.is_object()) {
+        s.loop_target = target(over, lp + "/over");
+        if (!s.loop_target) return false;
+      } else {
+        return fail(lp + "/over", "loop over a \"$param\", a list or a target");
+      }
+      if (!l.contains("as")) return fail(lp + "/as", "loop without as");
+      if (!name(l["as"], lp + "/as", s.loop_as, "loop variable")) return false;
+      if (!l.contains("steps")) return fail(lp + "/steps", "loop without steps");
+      return steps(l["steps"], lp + "/steps", s.body);
+    }
+    if (v.contains("try")) {
+      s.kind = StepDef::Kind::kTry;
+      if (!onlyKeys(v, path, {"try"}, "step key")) return false;
+      const json& t = v["try"];
+      std::string tp = path + "/try";
+      if (!t.is_object()) return fail(tp, "try is {steps, catch}");
+      if (!onlyKeys(t, tp, {"steps", "catch"}, "try key")) return false;
+      if (!t.contains("steps")) return fail(tp + "/steps", "try without steps");
+      if (!steps(t["steps"], tp + "/steps", s.body)) return false;
+      if (t.contains("catch")) {
+        s.has_catch = true;
+        if (!steps(t["catch"], tp + "/catch", s.catch_steps)) return false;
+      }
+      return true;
+    }
+    if (v.contains("checkpoint")) {
+      s.kind = StepDef::Kind::kCheckpoint;
+      if (!onlyKeys(v, path, {"checkpoint"}, "step key")) return false;
+      return name(v["checkpoint"], path + "/checkpoint", s.checkpoint, "checkpoint name");
+    }
+    return fail(path + "/action", "a step that is neither an action nor a control step (branch, loop, try, checkpoint)");
+  }
+
+  bool actionStep(const json& v, const std::string& path, StepDef& s) {
+    s.kind = StepDef::Kind::kAction;
+    const json& a = v["action"];
+    static const std::map<std::string, std::vector<const char*>> kKeys = {
+        {"click", {"target", "options"}},        {"type", {"target", "text", "options"}},
+        {"select", {"target", "value"}},         {"check", {"target"}},
+        {"uncheck", {"target"}},                 {"clear", {"target"}},
+        {"scroll", {"target", "direction", "amount"}}, {"wait", {"condition"}},
+        {"fill_form", {"target", "data"}},       {"intent", {"name", "params"}},
+        {"execute", {"script", "args"}},         {"press", {"key", "target"}},
+        {"goto", {"url"}},                       {"observe", {}},
+    };
+    std::string act = a.is_string() ? a.get<std::string>() : "";
+    auto spec = kKeys.find(act);
+    if (spec == kKeys.end()) return fail(path + "/action", "unknown action " + quoteJs(a));
+    s.action = act;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      const std::string& k = it.key();
+      bool known = k == "action" || k == "timeout" || k == "optional" || k == "on_error" ||
+                   std::any_of(spec->second.begin(), spec->second.end(), [&](const char* x) { return k == x; });
+      if (!known) return fail(path + "/" + escapePointer(k), "unknown key on a " + act + " step");
+    }
+    auto need = [&](const char* key) {
+      if (v.contains(key)) return true;
+      return fail(path + "/" + key, act + " step without " + key);
+    };
+    if (v.contains("timeout") && !duration(v["timeout"], path + "/timeout", true, s.timeout_ms)) return false;
+    if (v.contains("optional")) {
+      if (!boolean(v["optional"], path + "/optional", "optional")) return false;
+      s.optional = v["optional"];
+    }
+    if (v.contains("on_error") && !onError(v["on_error"], path + "/on_error", s.on_error)) return false;
+
+    bool needs_target = act == "click" || act == "type" || act == "select" || act == "check" || act == "uncheck" ||
+                        act == "clear";
+    if (needs_target && !need("target")) return false;
+    if (v.contains("target")) {
+      if (act == "scroll" && v["target"] == "viewport") {
+        s.viewport = true;
+      } else {
+        s.target = target(v["target"], path + "/target");
+        if (!s.target) return false;
+      }
+    }
+    if (act == "click" && v.contains("options")) {
+      const json& o = v["options"];
+      std::string op = path + "/options";
+      if (!o.is_object()) return fail(op, "click options is an object");
+      if (!onlyKeys(o, op, {"button", "count", "force"}, "click option")) return false;
+      if (o.contains("button") && o["button"] != "left" && o["button"] != "right" && o["button"] != "middle") {
+        return fail(op + "/button", "mouse button " + quoteJs(o["button"]) + " (left, right or middle)");
+      }
+      if (o.contains("count") && !(o["count"].is_number_integer() && o["count"] >= 1 && o["count"] <= 3)) {
+        return fail(op + "/count", "click count " + o["count"].dump() + " (1 to 3)");
+      }
+      if (o.contains("force") && !boolean(o["force"], op + "/force", "force")) return false;
+      s.args["options"] = o;
+    }
+    if (act == "type") {
+      if (!need("text") || !text(v["text"], path + "/text", "text")) return false;
+      s.args["text"] = v["text"];
+      if (v.contains("options")) {
+        const json& o = v["options"];
+        std::string op = path + "/options";
+        if (!o.is_object()) return fail(op, "type options is an object");
+        if (!onlyKeys(o, op, {"clear", "delay", "enter"}, "type option")) return false;
+        if (o.contains("clear") && !boolean(o["clear"], op + "/clear", "clear")) return false;
+        if (o.contains("enter") && !boolean(o["enter"], op + "/enter", "enter")) return false;
+        long long delay;
+        if (o.contains("delay") && !duration(o["delay"], op + "/delay", false, delay)) return false;
+        s.args["options"] = o;
+      }
+    }
+    if (act == "select") {
+      if (!need("value")) return false;
+      if (!v["value"].is_string() && !v["value"].is_number()) return fail(path + "/value", "value is a text or an index");
+      s.args["value"] = v["value"];
+    }
+    if (act == "scroll") {
+      if (v.contains("direction")) {
+        const json& d = v["direction"];
+        if (d != "up" && d != "down" && d != "left" && d != "right") {
+          return fail(path + "/direction", "scroll direction " + quoteJs(d) + " (up, down, left or right)");
+        }
+        s.args["direction"] = d;
+      }
+      if (v.contains("amount")) {
+        const json& am = v["amount"];
+        if (!(am == "page" || (am.is_number_integer() && am.get<long long>() >= 1))) {
+          return fail(path + "/amount", "scroll amount " + quoteJs(am) + " (pixels or \"page\")");
+        }
+        s.args["amount"] = am;
+      }
+    }
+    if (act == "wait") {
+      if (!need("condition")) return false;
+      s.condition = condition(v["condition"], path + "/condition");
+      if (!s.condition) return false;
+    }
+    if (act == "fill_form") {
+      if (!need("data")) return false;
+      const json& d = v["data"];
+      if (!(isRef(d) || (d.is_object() && !d.empty()))) return fail(path + "/data", "data is an object or a \"$param\"");
+      s.args["data"] = d;
+    }
+    if (act == "intent") {
+      if (!need("name")) return false;
+      std::string n;
+      if (!name(v["name"], path + "/name", n, "intent name")) return false;
+      s.args["name"] = n;
+      if (v.contains("params")) {
+        if (!v["params"].is_object()) return fail(path + "/params", "params is an object");
+        for (auto it = v["params"].begin(); it != v["params"].end(); ++it) {
+          std::string pn;
+          if (!name(json(it.key()), path + "/params/" + escapePointer(it.key()), pn, "parameter name")) return false;
+        }
+        s.args["params"] = v["params"];
+      }
+    }
+    if (act == "execute") {
+      if (!need("script")) return false;
+      if (!v["script"].is_string() || v["script"].get<std::string>().empty()) return fail(path + "/script", "script is a non-empty text");
+      if (!options_.trusted) {
+        return fail(path + "/action", "execute steps run arbitrary JavaScript and need a trusted source (§13.2)");
+      }
+      s.args["script"] = v["script"];
+      if (v.contains("args")) {
+        if (!v["args"].is_array()) return fail(path + "/args", "args is a list");
+        s.args["args"] = v["args"];
+      }
+    }
+    if (act == "press") {
+      if (!need("key")) return false;
+      const json& k = v["key"];
+      if (!isRef(k) && !(k.is_string() && std::regex_match(k.get<std::string>(), kKey))) {
+        return fail(path + "/key", quoteJs(k) + " is not a key name (Enter, Tab, Escape, ArrowDown, Control+A ...)");
+      }
+      s.args["key"] = k;
+    }
+    if (act == "goto") {
+      if (!need("url")) return false;
+      if (!v["url"].is_string() || v["url"].get<std::string>().empty()) return fail(path + "/url", "url is a non-empty text");
+      s.args["url"] = v["url"];
+    }
+    return true;
+  }
+
+  bool parameter(const json& v, const std::string& path, ParamDef& p) {
+    if (!v.is_object()) return fail(path, "a parameter is {name, type, ...}");
+    if (!onlyKeys(v, path, {"name", "type", "required", "default", "description", "sensitive", "enum"}, "parameter key")) {
+      return false;
+    }
+    if (!v.contains("name")) return fail(path + "/name", "parameter without name");
+    if (!name(v["name"], path + "/name", p.name, "parameter name")) return false;
+    if (!v.contains("type")) return fail(path + "/type", "parameter without type");
+    static const std::set<std::string> kTypes = {"string", "number", "boolean", "object", "array"};
+    const json& t = v["type"];
+    if (!t.is_string() || !kTypes.count(t.get<std::string>())) {
+      return fail(path + "/type", "parameter type " + quoteJs(t) + " (string, number, boolean, object or array)");
+    }
+    p.type = t.get<std::string>();
+    if (v.contains("required")) {
+      if (!v["required"].is_boolean()) return fail(path + "/required", "required is true or false");
+      p.required = v["required"].get<bool>();
+    }
+    if (v.contains("sensitive")) {
+      if (!v["sensitive"].is_boolean()) return fail(path + "/sensitive", "sensitive is " + quoteJs(v["sensitive"]) + ", not a boolean");
+      p.sensitive = v["sensitive"].get<bool>();
+    }
+    if (v.contains("description")) {
+      if (!v["description"].is_string()) return fail(path + "/description", "description is a text");
+      p.description = v["description"].get<std::string>();
+    }
+    auto typeOk = [&](const json& x) {
+      if (p.type == "string") return x.is_string();
+      if (p.type == "number") return x.is_number();
+      if (p.type == "boolean") return x.is_boolean();
+      if (p.type == "object") return x.is_object();
+      return x.is_array();
+    };
+    if (v.contains("enum")) {
+      const json& e = v["enum"];
+      if (p.type != "string" && p.type != "number") {
+        return fail(path + "/enum", "enum on a " + p.type + " parameter (string and number only)");
+      }
+      if (!e.is_array() || e.empty()) return fail(path + "/enum", "enum is a non-empty list");
+      for (size_t i = 0; i < e.size(); ++i) {
+        if (!typeOk(e[i])) return fail(path + "/enum/" + std::to_string(i), "enum value of the wrong type");
+        for (size_t j = 0; j < i; ++j) {
+          if (e[j] == e[i]) return fail(path + "/enum/" + std::to_string(i), "duplicate enum value");
+        }
+      }
+      p.enum_values = e;
+    }
+    if (v.contains("default")) {
+      const json& d = v["default"];
+      if (!typeOk(d)) {
+        return fail(path + "/default", "default " + quoteJs(d) + " of a " + p.type + " parameter is not a " + p.type);
+      }
+      if (p.enum_values.is_array() &&
+          std::find(p.enum_values.begin(), p.enum_values.end(), d) == p.enum_values.end()) {
+        return fail(path + "/default", "default " + quoteJs(d) + " is not one of the enum values");
+      }
+      p.default_value = d;
+    }
+    return true;
+  }
+
+  bool stringArray(const json& v, const std::string& path, std::vector<std::string>& out, bool names) {
+    if (!v.is_array() || v.empty()) return fail(path, "a non-empty list");
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string p = path + "/" + std::to_string(i);
+      if (!v[i].is_string() || v[i].get<std::string>().empty()) return fail(p, "a non-empty text");
+      if (names && !std::regex_match(v[i].get<std::string>(), kName)) return fail(p, "not a pattern name");
+      if (std::find(out.begin(), out.end(), v[i].get<std::string>()) != out.end()) return fail(p, "duplicate");
+      out.push_back(v[i].get<std::string>());
+    }
+    return true;
+  }
+
+  bool conditionList(const json& v, const std::string& path, std::vector<ConditionDef>& out) {
+    if (!v.is_array() || v.empty()) return fail(path, "conditions is a non-empty list");
+    for (size_t i = 0; i < v.size(); ++i) {
+      auto c = condition(v[i], path + "/" + std::to_string(i));
+      if (!c) return false;
+      out.push_back(*c);
+    }
+    return true;
+  }
+
+  bool build(const json& doc, IntentDef& def) {
+    if (!doc.is_object()) return fail("", "an intent definition is a mapping (intent, version, steps ...)");
+    if (!onlyKeys(doc, "", {"intent", "version", "description", "author", "tags", "pack", "triggers", "parameters",
+                            "steps", "success", "failure", "options"},
+                  "top-level key")) {
+      return false;
+    }
+    if (!doc.contains("intent")) return fail("/intent", "no intent name");
+    if (!name(doc["intent"], "/intent", def.name, "intent name")) return false;
+    if (!doc.contains("version")) return fail("/version", "no version");
+    const json& ver = doc["version"];
+    if (ver.is_number() && ver.get<double>() >= 0) {
+      def.version = ver.is_number_integer() ? std::to_string(ver.get<long long>()) : ver.dump();
+    } else if (ver.is_string() && std::regex_match(ver.get<std::string>(), kVersion)) {
+      def.version = ver.get<std::string>();
+    } else {
+      return fail("/version", quoteJs(ver) + " is not a dotted numeric version");
+    }
+    if (!doc.contains("steps")) return fail("/steps", "no steps (intent, version and steps are required)");
+    for (const char* k : {"description", "author"}) {
+      if (doc.contains(k) && !doc[k].is_string()) return fail(std::string("/") + k, std::string(k) + " is a text");
+    }
+    def.description = doc.value("description", "");
+    def.author = doc.value("author", "");
+    if (doc.contains("pack")) {
+      if (!doc["pack"].is_string() || !std::regex_match(doc["pack"].get<std::string>(), kDomain)) {
+        return fail("/pack", "pack name " + quoteJs(doc["pack"]) + " is not a domain");
+      }
+      def.pack = doc["pack"].get<std::string>();
+    }
+    if (doc.contains("tags") && !stringArray(doc["tags"], "/tags", def.tags, false)) return false;
+    if (doc.contains("triggers")) {
+      const json& t = doc["triggers"];
+      if (!t.is_object()) return fail("/triggers", "triggers is {patterns, keywords, urls}");
+      if (!onlyKeys(t, "/triggers", {"patterns", "keywords", "urls"}, "trigger key")) return false;
+      if (t.contains("patterns") && !stringArray(t["patterns"], "/triggers/patterns", def.trigger_patterns, true)) return false;
+      if (t.contains("keywords") && !stringArray(t["keywords"], "/triggers/keywords", def.trigger_keywords, false)) return false;
+      if (t.contains("urls") && !stringArray(t["urls"], "/triggers/urls", def.trigger_urls, false)) return false;
+    }
+    if (doc.contains("parameters")) {
+      const json& ps = doc["parameters"];
+      if (!ps.is_array()) return fail("/parameters", "parameters is a list");
+      for (size_t i = 0; i < ps.size(); ++i) {
+        ParamDef p;
+        std::string pp = "/parameters/" + std::to_string(i);
+        if (!parameter(ps[i], pp, p)) return false;
+        if (def.param(p.name)) return fail(pp + "/name", "duplicate parameter name \"" + p.name + "\"");
+        def.params.push_back(std::move(p));
+      }
+    }
+    if (!steps(doc["steps"], "/steps", def.steps)) return false;
+    if (doc.contains("success")) {
+      const json& s = doc["success"];
+      if (!s.is_object()) return fail("/success", "success is {conditions, extract}, not a " + std::string(s.is_array() ? "list" : "value"));
+      if (s.empty()) return fail("/success", "success is empty");
+      if (!onlyKeys(s, "/success", {"conditions", "extract"}, "success key")) return false;
+      if (s.contains("conditions") && !conditionList(s["conditions"], "/success/conditions", def.success)) return false;
+      if (s.contains("extract")) {
+        const json& ex = s["extract"];
+        if (!ex.is_object() || ex.empty()) return fail("/success/extract", "extract is a non-empty object");
+        for (auto it = ex.begin(); it != ex.end(); ++it) {
+          std::string ep = "/success/extract/" + escapePointer(it.key());
+          std::string n;
+          if (!name(json(it.key()), ep, n, "extract name")) return false;
+          if (!it->is_object()) return fail(ep, "an extract is {from, target, pattern}");
+          if (!onlyKeys(*it, ep, {"from", "target", "pattern"}, "extract key")) return false;
+          ExtractDef e;
+          const json& from = it->value("from", json());
+          if (from != "url" && from != "title" && from != "text") {
+            return fail(ep + "/from", "extract from " + quoteJs(from) + " (url, title or text)");
+          }
+          e.from = from.get<std::string>();
+          if (it->contains("target")) {
+            if (e.from != "text") return fail(ep + "/target", "a target only applies to from: text");
+            e.target = target((*it)["target"], ep + "/target");
+            if (!e.target) return false;
+          }
+          if (it->contains("pattern")) {
+            if (!regex((*it)["pattern"], ep + "/pattern")) return false;
+            e.pattern = (*it)["pattern"].get<std::string>();
+          }
+          def.extract[it.key()] = e;
+        }
+      }
+    }
+    if (doc.contains("failure")) {
+      const json& f = doc["failure"];
+      if (!f.is_object() || f.empty()) return fail("/failure", "failure is {conditions, recovery}");
+      if (!onlyKeys(f, "/failure", {"conditions", "recovery"}, "failure key")) return false;
+      if (f.contains("conditions") && !conditionList(f["conditions"], "/failure/conditions", def.failure)) return false;
+      if (f.contains("recovery") && !steps(f["recovery"], "/failure/recovery", def.recovery)) return false;
+    }
+    if (doc.contains("options")) {
+      const json& o = doc["options"];
+      if (!o.is_object()) return fail("/options", "options is an object");
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.key() != "timeout" && it.key() != "retry" && it.key() != "on_error" && it.key() != "checkpoint") {
+          return fail("/options/" + escapePointer(it.key()), "unknown option \"" + it.key() + "\"");
+        }
+      }
+      if (o.contains("timeout")) {
+        long long ms = 0;
+        const json& t = o["timeout"];
+        if (t.is_string() && std::regex_match(t.get<std::string>(), std::regex("^[0-9]+m$")) &&
+            std::stoll(t.get<std::string>()) > 5) {
+          return fail("/options/timeout", "intent timeout " + t.get<std::string>() + " is above the limit of 300s (§13.2)");
+        }
+        if (!duration(t, "/options/timeout", true, ms)) return false;
+        def.timeout_ms = ms;
+      }
+      if (o.contains("retry")) {
+        const json& r = o["retry"];
+        if (!r.is_object()) return fail("/options/retry", "retry is {max_attempts, delay, on}");
+        if (!onlyKeys(r, "/options/retry", {"max_attempts", "delay", "on"}, "retry key")) return false;
+        if (r.contains("max_attempts")) {
+          const json& m = r["max_attempts"];
+          if (!m.is_number_integer() || m.get<long long>() < 1 || m.get<long long>() > 10) {
+            return fail("/options/retry/max_attempts", "max_attempts " + m.dump() + " (1 to 10)");
+          }
+          def.retry.max_attempts = static_cast<int>(m.get<long long>());
+        }
+        if (r.contains("delay") && !duration(r["delay"], "/options/retry/delay", false, def.retry.delay_ms)) return false;
+        if (r.contains("on")) {
+          const json& on = r["on"];
+          if (!on.is_array() || on.empty()) return fail("/options/retry/on", "on is a non-empty list of error codes");
+          for (size_t i = 0; i < on.size(); ++i) {
+            if (!on[i].is_string() || !kErrorCodes.count(on[i].get<std::string>())) {
+              return fail("/options/retry/on/" + std::to_string(i), quoteJs(on[i]) + " is not a lower_snake error code");
+            }
+            def.retry.on.push_back(on[i].get<std::string>());
+          }
+        }
+      }
+      if (o.contains("on_error") && !onError(o["on_error"], "/options/on_error", def.on_error)) return false;
+      if (o.contains("checkpoint")) {
+        if (!o["checkpoint"].is_boolean()) return fail("/options/checkpoint", "checkpoint is true or false");
+        def.checkpoint = o["checkpoint"].get<bool>();
+      }
+    }
+    return semantic(def);
+  }
+
+  // Rules a schema cannot express: references resolve, checkpoints are unique, no recursion.
+  bool semantic(const IntentDef& def) {
+    std::set<std::string> checkpoints;
+    std::vector<std::string> scope;  // loop variables in scope
+    std::function<bool(const json&, const std::string&)> refs = [&](const json& v, const std::string& path) {
+      if (isRef(v)) {
+        std::string root = v.get<std::string>().substr(1);
+        root = root.substr(0, root.find('.'));
+        if (!def.param(root) && std::find(scope.begin(), scope.end(), root) == scope.end()) {
+          return fail(path, quoteJs(v) + " references no parameter or loop variable in scope");
+        }
+        return true;
+      }
+      if (v.is_object()) {
+        for (auto it = v.begin(); it != v.end(); ++it) {
+          if (!refs(*it, path + "/" + escapePointer(it.key()))) return false;
+        }
+      } else if (v.is_array()) {
+        for (size_t i = 0; i < v.size(); ++i) {
+          if (!refs(v[i], path + "/" + std::to_string(i))) return false;
+        }
+      }
+      return true;
+    };
+    std::function<bool(const TargetDef*)> targetRefs = [&](const TargetDef* t) {
+      if (!t) return true;
+      std::string field = t->kind == TargetDef::Kind::kVar ? "" : "/" + std::string([&] {
+        switch (t->kind) {
+          case TargetDef::Kind::kPattern: return "pattern";
+          case TargetDef::Kind::kRole: return "role";
+          case TargetDef::Kind::kText: return "text";
+          case TargetDef::Kind::kTextContains: return "text_contains";
+          case TargetDef::Kind::kSelector: return "selector";
+          case TargetDef::Kind::kXpath: return "xpath";
+          case TargetDef::Kind::kId: return "id";
+          default: return "";
+        }
+      }());
+      return refs(t->value, t->path + field) && targetRefs(t->anchor.get()) && targetRefs(t->fallback.get());
+    };
+    std::function<bool(const ConditionDef*)> conditionRefs = [&](const ConditionDef* c) {
+      if (!c) return true;
+      if (c->kind == ConditionDef::Kind::kRef || c->kind == ConditionDef::Kind::kPatternExists) {
+        if (!refs(c->value, c->path + (c->kind == ConditionDef::Kind::kRef ? "" : "/pattern_exists"))) return false;
+      }
+      if (!targetRefs(c->target.get())) return false;
+      for (const auto& ch : c->children) {
+        if (!conditionRefs(&ch)) return false;
+      }
+      return true;
+    };
+    std::function<bool(const std::vector<StepDef>&)> walk = [&](const std::vector<StepDef>& ss) {
+      for (const auto& s : ss) {
+        switch (s.kind) {
+          case StepDef::Kind::kCheckpoint:
+            if (!checkpoints.insert(s.checkpoint).second) {
+              return fail(s.path + "/checkpoint", "duplicate checkpoint name \"" + s.checkpoint + "\"");
+            }
+            break;
+          case StepDef::Kind::kAction:
+            if (s.action == "intent" && s.args.value("name", "") == def.name) {
+              return fail(s.path + "/name", "the intent runs itself (unbounded recursion, §13.2)");
+            }
+            if (!refs(s.args, s.path) || !refs(s.optional, s.path + "/optional")) return false;
+            if (!targetRefs(s.target.get()) || !conditionRefs(s.condition.get())) return false;
+            break;
+          case StepDef::Kind::kBranch:
+            if (!conditionRefs(s.condition.get()) || !walk(s.then_steps) || !walk(s.else_steps)) return false;
+            break;
+          case StepDef::Kind::kLoop: {
+            if (!refs(s.loop_over, s.path + "/loop/over") || !targetRefs(s.loop_target.get())) return false;
+            scope.push_back(s.loop_as);
+            bool ok = walk(s.body);
+            scope.pop_back();
+            if (!ok) return false;
+            break;
+          }
+          case StepDef::Kind::kTry:
+            if (!walk(s.body) || !walk(s.catch_steps)) return false;
+            break;
+        }
+      }
+      return true;
+    };
+    if (!walk(def.steps) || !walk(def.recovery)) return false;
+    for (const auto& c : def.success) {
+      if (!conditionRefs(&c)) return false;
+    }
+    for (const auto& c : def.failure) {
+      if (!conditionRefs(&c)) return false;
+    }
+    return true;
+  }
+
+ private:
+  const std::string& file_;
+  const Marks& marks_;
+  const LoadOptions& options_;
+};
+
+}  // namespace
+
+Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return Status(codes::kDefinitionInvalid,
+                  file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": not valid YAML: " + e.msg,
+                  "check the indentation and quotes around that place");
+  }
+  Marks marks;
+  Converter conv(file, marks);
+  json doc;
+  if (!conv.convert(root, "", doc)) {
+    return Status(codes::kDefinitionInvalid,
+                  file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
+                      std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
+                  "remove the repeated key");
+  }
+  IntentDef def;
+  Builder b(file, marks, options);
+  if (!b.build(doc, def)) return b.status;
+  def.tier = options.tier;
+  def.file = file;
+  def.trusted = options.trusted;
+  return def;
+}
+
+Result<IntentDef> loadIntentFile(const std::string& path, const LoadOptions& options) {
+  std::ifstream in(path);
+  if (!in) return Status(codes::kDefinitionInvalid, "cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseIntent(ss.str(), path, options);
+}
+
+DirectoryLoad loadIntentDirectory(const std::string& dir, const LoadOptions& options) {
+  DirectoryLoad out;
+  std::error_code ec;
+  if (dir.empty() || !fs::is_directory(dir, ec)) return out;
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    auto ext = entry.path().extension().string();
+    if (entry.is_regular_file() && (ext == ".yaml" || ext == ".yml" || ext == ".json")) files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& f : files) {
+    auto def = loadIntentFile(f.string(), options);
+    if (def) {
+      out.intents.push_back(std::move(def.value()));
+    } else {
+      out.errors.push_back(def.status());
+    }
+  }
+  return out;
+}
+
+}  // namespace lscope

@@ -1,0 +1,31 @@
+// Loads intent definitions from YAML or JSON into IntentDef, enforcing the rules of
+// schemas/intent-v1.json and §13.2 (bounded loops, timeouts within limits, no execute unless
+// trusted) plus the semantic rules a schema cannot express. Pure: text in, value out.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "engine/intent_model.h"
+#include "engine/status.h"
+
+namespace lscope {
+
+struct LoadOptions {
+  std::string tier = "user";
+  bool trusted = false;  // execute steps allowed
+};
+
+// Errors are DEFINITION_INVALID with "file:line:column: /json/pointer: what is wrong".
+Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options);
+Result<IntentDef> loadIntentFile(const std::string& path, const LoadOptions& options);
+
+// Every *.yaml, *.yml and *.json file in a directory (sorted); a missing directory is empty.
+// Files that fail to load are returned as errors beside the intents that loaded.
+struct DirectoryLoad {
+  std::vector<IntentDef> intents;
+  std::vector<Status> errors;
+};
+DirectoryLoad loadIntentDirectory(const std::string& dir, const LoadOptions& options);
+
+}  // namespace lscope

@@ -1,0 +1,128 @@
+// The intent loader against the shared corpus: every valid example and shipped intent loads;
+// every invalid file is rejected at the JSON pointer its first line declares, the same place
+// the JSON Schema (tests/schemas, ajv) rejects it.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "engine/intent_loader.h"
+
+using namespace lscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<fs::path> yamlFiles(const std::string& dir, bool intents_only = true) {
+  std::vector<fs::path> out;
+  for (const auto& e : fs::directory_iterator(std::string(LSCOPE_SOURCE_DIR) + "/" + dir)) {
+    std::string name = e.path().filename().string();
+    if (e.path().extension() != ".yaml") continue;
+    if (intents_only && (name.find(".pack.") != std::string::npos || name.find(".patterns.") != std::string::npos)) {
+      continue;
+    }
+    out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("every shipped core intent and every valid example loads") {
+  LoadOptions trusted;
+  trusted.trusted = true;
+  size_t n = 0;
+  for (const auto& dir : {"intents/core", "tests/schemas/valid"}) {
+    for (const auto& f : yamlFiles(dir)) {
+      auto def = loadIntentFile(f.string(), trusted);
+      INFO(f.string() << ": " << def.status().toString());
+      CHECK(def.ok());
+      ++n;
+    }
+  }
+  CHECK(n >= 20);
+}
+
+TEST_CASE("every invalid definition is rejected where its header says") {
+  LoadOptions trusted;
+  trusted.trusted = true;
+  size_t n = 0;
+  for (const auto& f : yamlFiles("tests/schemas/invalid")) {
+    std::ifstream in(f);
+    std::string header;
+    std::getline(in, header);
+    REQUIRE(header.rfind("# invalid: ", 0) == 0);
+    std::string pointer = header.substr(11, header.find(": ", 11) - 11);
+    auto def = loadIntentFile(f.string(), trusted);
+    INFO(f.filename().string() << " declares " << pointer << "; loader says: " << def.status().message());
+    REQUIRE_FALSE(def.ok());
+    CHECK(def.status().code() == "DEFINITION_INVALID");
+    CHECK(def.status().message().find(": " + pointer + ": ") != std::string::npos);
+    ++n;
+  }
+  CHECK(n >= 70);
+}
+
+TEST_CASE("errors name file, line and column") {
+  auto def = parseIntent("intent: x\nversion: 1\nsteps:\n  - action: click\n    target: {txt: Go}\n", "t.yaml", {});
+  REQUIRE_FALSE(def.ok());
+  CHECK(def.status().message() == "t.yaml:5:14: /steps/0/target/txt: unknown target key \"txt\"");
+  auto yaml = parseIntent("intent: x\nsteps: [\n", "bad.yaml", {});
+  REQUIRE_FALSE(yaml.ok());
+  CHECK(yaml.status().message().rfind("bad.yaml:3:1: not valid YAML", 0) == 0);
+}
+
+TEST_CASE("execute needs a trusted source") {
+  const char* text = "intent: x\nversion: 1\nsteps:\n  - action: execute\n    script: return 1\n";
+  auto untrusted = parseIntent(text, "s.yaml", {});
+  REQUIRE_FALSE(untrusted.ok());
+  CHECK(untrusted.status().message().find("/steps/0/action: execute steps run arbitrary JavaScript") != std::string::npos);
+  LoadOptions trusted;
+  trusted.trusted = true;
+  CHECK(parseIntent(text, "s.yaml", trusted).ok());
+}
+
+TEST_CASE("the typed definition") {
+  auto def = parseIntent(R"(intent: login_example
+version: 1.2.0
+description: Sign in
+triggers: { patterns: [login_form] }
+parameters:
+  - { name: username, type: string, required: true }
+  - { name: password, type: string, required: true, sensitive: true }
+  - { name: remember, type: boolean, default: false }
+steps:
+  - action: type
+    target: { pattern: login_form.email, fallback: { role: email } }
+    text: $username
+  - branch:
+      if: $remember
+      then:
+        - action: check
+          target: { text_contains: [remember, stay signed in] }
+  - checkpoint: submitted
+  - loop: { over: [a, b], as: item, max: 2, steps: [{ action: observe }] }
+success:
+  conditions: [{ url_contains: [dashboard, home] }]
+options: { timeout: 30s, retry: { max_attempts: 3, delay: 500ms, on: [target_not_found] } }
+)", "l.yaml", {});
+  REQUIRE(def.ok());
+  CHECK(def->name == "login_example");
+  CHECK(def->version == "1.2.0");
+  CHECK(def->params.size() == 3);
+  CHECK(def->param("password")->sensitive);
+  CHECK(def->param("remember")->default_value == false);
+  REQUIRE(def->steps.size() == 4);
+  CHECK(def->steps[0].target->kind == TargetDef::Kind::kPattern);
+  CHECK(def->steps[0].target->fallback->kind == TargetDef::Kind::kRole);
+  CHECK(def->steps[0].args["text"] == "$username");
+  CHECK(def->steps[1].kind == StepDef::Kind::kBranch);
+  CHECK(def->steps[1].condition->kind == ConditionDef::Kind::kRef);
+  CHECK(def->steps[3].loop_max == 2);
+  CHECK(def->checkpoints() == std::vector<std::string>{"submitted"});
+  CHECK(def->timeout_ms == 30000);
+  CHECK(def->retry.max_attempts == 3);
+  CHECK(def->retry.delay_ms == 500);
+  CHECK(def->success.size() == 1);
+}
