@@ -47,9 +47,10 @@
         [realm.RegExp.prototype, ['exec', 'test']], [realm.Math, ['max', 'min', 'round']],
         [realm, ['getComputedStyle', 'setTimeout', 'requestAnimationFrame', 'Map', 'Set',
           'WeakMap', 'MutationObserver', 'Promise']],
-        [realm.Document.prototype, ['querySelectorAll', 'querySelector', 'elementFromPoint']],
+        [realm.Document.prototype, ['querySelectorAll', 'querySelector', 'elementFromPoint',
+          'elementsFromPoint']],
         [realm.Element.prototype, ['getBoundingClientRect', 'getClientRects', 'querySelectorAll',
-          'getAttribute', 'closest', 'matches', 'scrollIntoView']],
+          'getAttribute', 'closest', 'matches', 'scrollIntoView', 'checkVisibility']],
         [realm.EventTarget.prototype, ['addEventListener', 'removeEventListener', 'dispatchEvent']],
         [realm.HTMLElement.prototype, ['focus', 'blur', 'click']],
         [realm.Node.prototype, ['contains', 'getRootNode']],
@@ -163,6 +164,7 @@
       // Document / ShadowRoot / DocumentFragment
       docQsa: method(D, 'querySelectorAll'),
       docElementFromPoint: method(D, 'elementFromPoint'),
+      docElementsFromPoint: method(D, 'elementsFromPoint'),
       docExecCommand: method(D, 'execCommand'), docCreateRange: method(D, 'createRange'),
       docCreateTreeWalker: method(D, 'createTreeWalker'), docEvaluate: method(D, 'evaluate'),
       xpathSnapshotLength: getter(W.XPathResult && W.XPathResult.prototype, 'snapshotLength'),
@@ -171,6 +173,7 @@
       docActiveElement: getter(D, 'activeElement'), docBody: getter(D, 'body'),
       docElement: getter(D, 'documentElement'), docView: getter(D, 'defaultView'),
       docReadyState: getter(D, 'readyState'), docTitle: getter(D, 'title'),
+      docCompatMode: getter(D, 'compatMode'),
       docUrl: getter(D, 'URL'), docScrollingElement: getter(D, 'scrollingElement'),
       fragQsa: method(DF, 'querySelectorAll'), fragChildren: getter(DF, 'children'),
       srHost: getter(SR, 'host'), srElementFromPoint: method(SR, 'elementFromPoint'),
@@ -178,7 +181,7 @@
       // Node / Element
       nodeType: getter(N, 'nodeType'), parentNode: getter(N, 'parentNode'),
       ownerDocument: getter(N, 'ownerDocument'), isConnected: getter(N, 'isConnected'),
-      getRootNode: method(N, 'getRootNode'),
+      getRootNode: method(N, 'getRootNode'), nodeContains: method(N, 'contains'),
       firstChild: getter(N, 'firstChild'), nextSibling: getter(N, 'nextSibling'),
       textContent: getter(N, 'textContent'),
       nodeValue: getter(N, 'nodeValue'),
@@ -215,6 +218,7 @@
       formRequestSubmit: method(F, 'requestSubmit'), formSubmit: method(F, 'submit'),
       formCheckValidity: method(F, 'checkValidity'),
       iframeContentDocument: getter(IF, 'contentDocument'),
+      labelControl: getter(W.HTMLLabelElement.prototype, 'control'),
       // Events
       addListener: method(ET, 'addEventListener'), removeListener: method(ET, 'removeEventListener'),
       dispatchEvent: method(ET, 'dispatchEvent'),
@@ -237,21 +241,21 @@
     mathMax, mathMin, mathRound, mathSqrt, mathFloor, numIsFinite, numIsInteger, toStr, toLower,
     toUpper, charCodeAt, strTrim, strIndexOf, strSlice, strReplace, strSplit, reTest, dateToIso,
     mapGet, mapSet, mapHas, setAdd, setHas, wmGet, wmSet, MainFunction, now, getComputedStyle,
-    moObserve, moDisconnect, moTakeRecords, docQsa, docElementFromPoint, docExecCommand,
-    docCreateRange, docCreateTreeWalker, docActiveElement, docBody, docElement, docView,
-    docReadyState, docTitle, docUrl, docScrollingElement, fragQsa, srHost, srElementFromPoint,
-    srActiveElement, nodeType, parentNode, ownerDocument, isConnected, getRootNode, firstChild,
-    nextSibling, textContent, nodeValue, localName, elId, shadowRoot, parentElement, children,
-    getAttribute, hasAttribute, elQsa, matches, checkVisibility, getRect, getClientRects,
-    scrollIntoView, scrollBy, scrollTop, scrollLeft, scrollWidth, scrollHeight, clientWidth,
-    clientHeight, clientLeft, clientTop, innerText, focus, blur, isContentEditable, inputValue,
-    setInputValue, inputChecked, setSelectionRange, textareaValue, setTextareaValue,
-    textareaSetSelectionRange, selectValue, selectOptions, selectSelectedIndex,
-    setSelectSelectedIndex, selectMultiple, optionSelected, setOptionSelected, optionText,
-    optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
-    iframeContentDocument, addListener, removeListener, dispatchEvent, eventDefaultPrevented,
-    selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse, innerWidth, innerHeight,
-    scrollX, scrollY, windowScrollBy,
+    moObserve, moDisconnect, moTakeRecords, docQsa, docElementFromPoint, docElementsFromPoint,
+    docExecCommand, docCreateRange, docCreateTreeWalker, docActiveElement, docBody, docElement,
+    docView, docReadyState, docTitle, docCompatMode, docUrl, docScrollingElement, fragQsa, srHost,
+    srElementFromPoint, srActiveElement, nodeType, parentNode, ownerDocument, isConnected,
+    getRootNode, nodeContains, firstChild, nextSibling, textContent, nodeValue, localName, elId,
+    shadowRoot, parentElement, children, getAttribute, hasAttribute, elQsa, matches,
+    checkVisibility, getRect, getClientRects, scrollIntoView, scrollBy, scrollTop, scrollLeft,
+    scrollWidth, scrollHeight, clientWidth, clientHeight, clientLeft, clientTop, innerText, focus,
+    blur, isContentEditable, inputValue, setInputValue, inputChecked, setSelectionRange,
+    textareaValue, setTextareaValue, textareaSetSelectionRange, selectValue, selectOptions,
+    selectSelectedIndex, setSelectSelectedIndex, selectMultiple, optionSelected, setOptionSelected,
+    optionText, optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
+    iframeContentDocument, labelControl, addListener, removeListener, dispatchEvent,
+    eventDefaultPrevented, selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse,
+    innerWidth, innerHeight, scrollX, scrollY, windowScrollBy,
   } = B;
 
   const TOP_WINDOW = G;
@@ -333,7 +337,10 @@
   function str(v) { return v === null || v === undefined ? '' : toStr(v); }
 
   /** Collapses whitespace runs to one space and trims. */
-  function collapse(s) { return strTrim(strReplace(str(s), /[\s\u00a0\u200b]+/g, ' ')); }
+  function collapse(s) {
+    if (s === '' || s === null || s === undefined) return '';
+    return strTrim(strReplace(str(s), /[\s\u00a0\u200b]+/g, ' '));
+  }
 
   function truncate(s, max) {
     return s.length > max ? strSlice(s, 0, max - 1) + '\u2026' : s;
@@ -421,7 +428,15 @@
 
   /** True when `inner` is `outer` or inside it, crossing shadow roots. */
   function composedContains(outer, inner) {
-    for (let n = inner; n; n = composedParent(n)) if (n === outer) return true;
+    if (!outer || !inner) return false;
+    if (nodeType(outer) !== ELEMENT_NODE) return outer === inner;
+    if (nodeContains(outer, inner)) return true;
+    // From inside a shadow tree: the host's tree, up to the document.
+    for (let root = getRootNode(inner); isShadowRoot(root);) {
+      const host = srHost(root);
+      if (nodeContains(outer, host)) return true;
+      root = getRootNode(host);
+    }
     return false;
   }
 
@@ -432,15 +447,22 @@
 
   function windowOf(el) {
     const doc = nodeType(el) === DOCUMENT_NODE ? el : ownerDocument(el);
+    if (doc === TOP_DOC) return TOP_WINDOW;
     return (doc && docView(doc)) || TOP_WINDOW;
   }
 
+  /** The computed style of `el` (a live object: kept per element for the scan), or null. */
   function styleOf(el) {
+    const memo = scanMemo && scanMemo.styles;
+    let st = memo ? mapGet(memo, el) : undefined;
+    if (st !== undefined) return st;
     try {
-      return getComputedStyle(windowOf(el), el);
+      st = getComputedStyle(windowOf(el), el);
     } catch (e) {
-      return null;
+      st = null;
     }
+    if (memo) mapSet(memo, el, st);
+    return st;
   }
 
   function viewportSize(doc) {
@@ -517,13 +539,61 @@
     return reTest(/\d{4,}|^[:_]?r[0-9a-z]+:?$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui|css|sc|jsx|emotion|styled)[-_]/i, id);
   }
 
+  // Lives for one scan (null otherwise: actions change the page). Each uniqueness check is a
+  // query over the whole root, and many returned elements try the same candidates:
+  // `unique` maps root -> selector -> its only match (null: none, several or invalid);
+  // `attrs` maps root -> "tag[attribute]" -> value -> its only element (null: several).
+  // Also `slots` (root -> has <slot> elements), `labels` (root -> control -> its labels) and
+  // `styles` (element -> computed style object, which is live), `search` (inSearchLandmark).
+  let scanMemo = null;
+
+  function rootMemo(table, root) {
+    let m = mapGet(table, root);
+    if (!m) {
+      m = new B.Map();
+      mapSet(table, root, m);
+    }
+    return m;
+  }
+
   function isUnique(root, selector, el) {
+    const known = scanMemo ? rootMemo(scanMemo.unique, root) : null;
+    if (known && mapHas(known, selector)) return mapGet(known, selector) === el;
+    let only = null;
     try {
       const list = queryAll(root, selector);
-      return list.length === 1 && list[0] === el;
+      only = list.length === 1 ? list[0] : null;
     } catch (e) {
-      return false;
+      only = null;
     }
+    if (known) mapSet(known, selector, only);
+    return only === el;
+  }
+
+  /**
+   * isUnique(root, 'tag[name="value"]', el). During a scan, answered from one query per root and
+   * "tag[name]" that indexes every value (attribute selectors compare values exactly, as here).
+   */
+  function isUniqueByAttr(root, tag, name, value, el) {
+    if (!scanMemo) return isUnique(root, tag + '[' + name + '=' + cssString(value) + ']', el);
+    const indexes = rootMemo(scanMemo.attrs, root);
+    const key = tag + '[' + name + ']';
+    let index = mapGet(indexes, key);
+    if (!index) {
+      index = new B.Map();
+      mapSet(indexes, key, index);
+      let list = [];
+      try {
+        list = queryAll(root, key);
+      } catch (e) {
+        list = [];
+      }
+      for (let i = 0; i < list.length; i++) {
+        const v = getAttribute(list[i], name);
+        mapSet(index, v, mapHas(index, v) ? null : list[i]);
+      }
+    }
+    return mapGet(index, value) === el;
   }
 
   /** Short CSS selector for `el` that is unique within its own root (document or shadow root). */
@@ -539,8 +609,9 @@
     for (let i = 0; i < attrs.length; i++) {
       const v = attr(el, attrs[i]);
       if (!v || v.length > 60) continue;
-      const s = tag + '[' + attrs[i] + '=' + cssString(v) + ']';
-      if (isUnique(root, s, el)) return s;
+      if (isUniqueByAttr(root, tag, attrs[i], v, el)) {
+        return tag + '[' + attrs[i] + '=' + cssString(v) + ']';
+      }
     }
     const classes = strSplit(collapse(attr(el, 'class')), ' ');
     for (let i = 0; i < classes.length && i < 4; i++) {
@@ -551,9 +622,8 @@
     }
     if (tag === 'a') {
       const href = attr(el, 'href');
-      if (href && href.length <= 80) {
-        const s = 'a[href=' + cssString(href) + ']';
-        if (isUnique(root, s, el)) return s;
+      if (href && href.length <= 80 && isUniqueByAttr(root, 'a', 'href', href, el)) {
+        return 'a[href=' + cssString(href) + ']';
       }
     }
     return pathSelector(el, root);
@@ -756,11 +826,18 @@
 
   // ===============================================================================================
   // 5. Visibility (spec §4: display, visibility, opacity, size, overflow clipping, clip, off-screen).
-  //    Ancestor facts are cached per scan in a Map so a 10,000-element page stays linear.
+  //    checkVisibility() answers display/visibility/opacity (with ancestors) natively; computed
+  //    styles are read only for what it does not cover. Ancestor facts and window scroll offsets
+  //    are cached per scan so a 10,000-element page stays linear.
   // ===============================================================================================
   const INFINITE_BOX = { left: -1e9, top: -1e9, right: 1e9, bottom: 1e9 };
+  // Element.checkVisibility options: false for display:none (self or ancestor, flat tree), no box
+  // (display:contents, unslotted), content-visibility:hidden, visibility other than visible and
+  // opacity:0 on the element or an ancestor.
+  const VISIBILITY_CHECK = { opacityProperty: true, visibilityProperty: true };
 
-  function newVisibilityCache() { return new B.Map(); }
+  /** Per-scan memo: ancestor facts by element, scroll offsets by window. */
+  function newVisibilityCache() { return { facts: new B.Map(), scroll: new B.Map() }; }
 
   const NO_FACTS = { hidden: '', clip: INFINITE_BOX, view: INFINITE_BOX, fixed: null };
 
@@ -768,20 +845,22 @@
    * What an ancestor does to its subtree: `hidden` (a reason) when it hides it, `clip` the box that
    * overflow:hidden/clip ancestors cut it to (unreachable beyond), `view` the box actually shown by
    * all clipping and scrolling ancestors (content outside it can be scrolled to), `fixed` the
-   * nearest position:fixed ancestor-or-self (a popup candidate).
+   * nearest position:fixed ancestor-or-self (a popup candidate). With checkVisibility, `hidden`
+   * only records clip/clip-path (display and opacity are its job).
    */
   function ancestorFacts(el, cache) {
     // Iterative (deep DOMs must not overflow the stack): climb to a known ancestor, then descend.
+    const known = cache.facts;
     const path = [];
     let n = el;
-    while (n && !mapHas(cache, n)) {
+    while (n && !mapHas(known, n)) {
       push(path, n);
       n = composedParent(n);
     }
-    let up = n ? mapGet(cache, n) : NO_FACTS;
+    let up = n ? mapGet(known, n) : NO_FACTS;
     for (let i = path.length - 1; i >= 0; i--) {
       up = ownFacts(path[i], up);
-      mapSet(cache, path[i], up);
+      mapSet(known, path[i], up);
     }
     return up;
   }
@@ -790,15 +869,19 @@
   function ownFacts(el, up) {
     const st = styleOf(el);
     if (!st) return up;
-    const fixedHere = st.position === 'fixed';
-    const hidden = up.hidden || ownHidingReason(st);
+    const position = st.position;
+    const fixedHere = position === 'fixed';
+    const hidden = up.hidden || (checkVisibility ? '' : displayOrOpacityReason(st)) ||
+        (isClippedAway(st, position) ? CLIPPED : '');
     let clip = fixedHere ? INFINITE_BOX : up.clip;
     let view = fixedHere ? INFINITE_BOX : up.view;
-    const tag = tagOf(el);
-    if (tag !== 'html' && tag !== 'body' && clipsOverflow(st)) {
-      const box = boxOf(getRect(el));
-      view = intersect(view, box);
-      clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
+    if (clipsOverflow(st)) {
+      const tag = tagOf(el);
+      if (tag !== 'html' && tag !== 'body') {
+        const box = boxOf(getRect(el));
+        view = intersect(view, box);
+        clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
+      }
     }
     const fixed = fixedHere ? el : up.fixed;
     if (hidden === up.hidden && clip === up.clip && view === up.view && fixed === up.fixed) return up;
@@ -817,10 +900,11 @@
     return { left, top, right: left + scrollWidth(el), bottom: top + scrollHeight(el) };
   }
 
-  function ownHidingReason(st) {
+  const CLIPPED = 'clipped by clip/clip-path';
+
+  function displayOrOpacityReason(st) {
     if (st.display === 'none') return 'display:none';
     if (+st.opacity === 0) return 'opacity:0';
-    if (isClippedAway(st)) return 'clipped by clip/clip-path';
     return '';
   }
 
@@ -830,12 +914,16 @@
     return (ox && ox !== 'visible') || (oy && oy !== 'visible');
   }
 
-  function isClippedAway(st) {
-    const clip = str(st.clip);
+  /** clip-path cutting everything away, or `clip: rect(0 0 0 0)` (which needs absolute/fixed). */
+  function isClippedAway(st, position) {
     const cp = str(st.clipPath);
-    if (clip === 'auto' && cp === 'none') return false;
-    if (reTest(/^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$/, clip)) return true;
-    return reTest(/^inset\(\s*(50%|100%)/, cp) || reTest(/^circle\(\s*0(px|%)?\s/, cp + ' ');
+    if (cp !== 'none' &&
+        (reTest(/^inset\(\s*(50%|100%)/, cp) || reTest(/^circle\(\s*0(px|%)?\s/, cp + ' '))) {
+      return true;
+    }
+    if (position !== 'absolute' && position !== 'fixed') return false;
+    const clip = str(st.clip);
+    return clip !== 'auto' && reTest(/^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$/, clip);
   }
 
   function boxOf(r) {
@@ -855,40 +943,77 @@
 
   function isEmptyBox(b) { return b.right - b.left <= 0 || b.bottom - b.top <= 0; }
 
+  /** !isEmptyBox(intersect(box, boxOf(r))), without allocating (it runs per element). */
+  function boxMeetsRect(box, r) {
+    return mathMin(box.right, r.left + r.width) - mathMax(box.left, r.left) > 0 &&
+        mathMin(box.bottom, r.top + r.height) - mathMax(box.top, r.top) > 0;
+  }
+
+  /** Scroll offsets of `win`, read once per cache (layout reads cost on big pages). */
+  function scrollOf(win, cache) {
+    let s = mapGet(cache.scroll, win);
+    if (!s) {
+      s = { x: scrollX(win), y: scrollY(win) };
+      mapSet(cache.scroll, win, s);
+    }
+    return s;
+  }
+
   /**
    * Visibility of `el` in its own document: {visible, reason, rect, view, fixedRoot}. `rect` is the
    * local bounding rect (the children's union for display:contents-like zero boxes); for visible
    * elements `view` is the box its scrolling ancestors show and `fixedRoot` its fixed ancestor.
+   * `quick` (scan): hidden elements get reason "hidden" and no rect, which saves their layout reads.
    */
-  function visibilityOf(el, cache) {
+  function visibilityOf(el, cache, quick) {
+    const c = cache || newVisibilityCache();
+    if (checkVisibility && !checkVisibility(el, VISIBILITY_CHECK)) {
+      return quick ? { visible: false, reason: 'hidden', rect: null }
+          : { visible: false, reason: hiddenReason(el), rect: getRect(el) };
+    }
     const st = styleOf(el);
     if (!st) return { visible: false, reason: 'not rendered', rect: getRect(el) };
-    let rect = getRect(el);
-    if (st.display === 'none') return { visible: false, reason: 'display:none', rect };
-    if (st.visibility !== 'visible') return { visible: false, reason: 'visibility:' + st.visibility, rect };
-    const parent = composedParent(el);
-    const facts = parent ? ancestorFacts(parent, cache) : NO_FACTS;
-    if (facts.hidden) return { visible: false, reason: 'ancestor ' + facts.hidden, rect };
-    if (checkVisibility && !checkVisibility(el)) {
-      return { visible: false, reason: 'not rendered (closed <details> or content-visibility)', rect };
+    if (!checkVisibility) {
+      const own = st.display === 'none' ? 'display:none'
+          : st.visibility !== 'visible' ? 'visibility:' + st.visibility : displayOrOpacityReason(st);
+      if (own) return { visible: false, reason: own, rect: getRect(el) };
     }
-    const own = ownHidingReason(st);
-    if (own) return { visible: false, reason: own, rect };
+    const parent = composedParent(el);
+    const facts = parent ? ancestorFacts(parent, c) : NO_FACTS;
+    if (facts.hidden) return { visible: false, reason: 'ancestor ' + facts.hidden, rect: getRect(el) };
+    const position = st.position;
+    if (isClippedAway(st, position)) return { visible: false, reason: CLIPPED, rect: getRect(el) };
+    let rect = getRect(el);
     if (rect.width === 0 || rect.height === 0) rect = childrenUnion(el) || rect;
     if (rect.width < 1 || rect.height < 1 || (rect.width <= 1 && rect.height <= 1)) {
       return { visible: false, reason: 'zero size', rect };
     }
-    const fixed = st.position === 'fixed';
+    const fixed = position === 'fixed';
     const clip = fixed ? INFINITE_BOX : facts.clip;
-    if (isEmptyBox(intersect(clip, boxOf(rect)))) {
+    if (clip !== INFINITE_BOX && !boxMeetsRect(clip, rect)) {
       return { visible: false, reason: 'clipped by an overflow:hidden ancestor', rect };
     }
-    const win = windowOf(el);
-    if (rect.left + rect.width + scrollX(win) <= 0 || rect.top + rect.height + scrollY(win) <= 0) {
+    const scroll = scrollOf(windowOf(el), c);
+    if (rect.left + rect.width + scroll.x <= 0 || rect.top + rect.height + scroll.y <= 0) {
       return { visible: false, reason: 'positioned off-screen', rect };
     }
     return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view,
       fixedRoot: fixed ? el : facts.fixed };
+  }
+
+  /** Why checkVisibility() said hidden, for messages (slow: only for elements that are hidden). */
+  function hiddenReason(el) {
+    const st = styleOf(el);
+    if (!st) return 'not rendered';
+    if (st.display === 'none') return 'display:none';
+    if (st.visibility !== 'visible') return 'visibility:' + st.visibility;
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      const up = styleOf(n);
+      const why = up ? displayOrOpacityReason(up) : '';
+      if (why) return 'ancestor ' + why;
+    }
+    if (+st.opacity === 0) return 'opacity:0';
+    return 'not rendered (closed <details>, content-visibility or not slotted)';
   }
 
   function childrenUnion(el) {
@@ -966,7 +1091,7 @@
   function labelsOf(el) {
     let labels = null;
     try {
-      labels = el.labels;
+      labels = scanMemo ? indexedLabels(el) : el.labels;
     } catch (e) {
       labels = null;
     }
@@ -978,6 +1103,28 @@
     } catch (e) {
       return [];
     }
+  }
+
+  /**
+   * el.labels from an index of the labels of el's root by their control, built once per scan:
+   * each `labels` read walks the whole tree.
+   */
+  function indexedLabels(el) {
+    const root = getRootNode(el);
+    let index = mapGet(scanMemo.labels, root);
+    if (!index) {
+      index = new B.Map();
+      mapSet(scanMemo.labels, root, index);
+      const all = queryAll(root, 'label');
+      for (let i = 0; i < all.length; i++) {
+        const control = labelControl(all[i]);
+        if (!control) continue;
+        const list = mapGet(index, control);
+        if (list) push(list, all[i]);
+        else mapSet(index, control, [all[i]]);
+      }
+    }
+    return mapGet(index, el) || null;
   }
 
   function controlLabelText(el) {
@@ -993,12 +1140,37 @@
   function flatText(el) {
     let slots = null;
     try {
-      slots = tagOf(el) === 'slot' ? [el] : elQsa(el, 'slot');
+      slots = tagOf(el) === 'slot' ? [el] : mayHoldSlots(el) ? elQsa(el, 'slot') : null;
     } catch (e) {
       slots = null;
     }
-    if (!slots || !slots.length) return safeInnerText(el);
+    if (!slots || !slots.length) return simpleInnerText(el);
     return flatTextOf(el, 0);
+  }
+
+  /** False when no <slot> can be inside `el`: its root has none (known per scan). */
+  function mayHoldSlots(el) {
+    if (!scanMemo) return true;
+    const root = getRootNode(el);
+    let has = mapGet(scanMemo.slots, root);
+    if (has === undefined) {
+      has = queryAll(root, 'slot').length > 0;
+      mapSet(scanMemo.slots, root, has);
+    }
+    return has;
+  }
+
+  /**
+   * innerText, whitespace aside: an element holding a single text node without text-transform
+   * shows that text (read without innerText's layout walk); callers collapse whitespace.
+   */
+  function simpleInnerText(el) {
+    const only = firstChild(el);
+    if (only && !nextSibling(only) && nodeType(only) === 3) {
+      const st = styleOf(el);
+      if (st && st.textTransform === 'none') return nodeValue(only);
+    }
+    return safeInnerText(el);
   }
 
   function flatTextOf(node, depth) {
@@ -1108,7 +1280,10 @@
     tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, option: 1, textbox: 1,
     searchbox: 1, slider: 1, spinbutton: 1, listbox: 1, treeitem: 1 };
 
-  function ariaRole(el) { return lc(strTrim(strSplit(attr(el, 'role'), ' ')[0] || '')); }
+  function ariaRole(el) {
+    const role = getAttribute(el, 'role');
+    return role ? lc(strTrim(strSplit(role, ' ')[0] || '')) : '';
+  }
 
   /** Cheap first test, run on every element of the page. */
   function isInteractiveCandidate(el, tag) {
@@ -1204,12 +1379,28 @@
     return 'generic';
   }
 
+  /** Inside a search landmark, or in a form whose action, class or id says search. */
   function inSearchLandmark(el) {
+    const memo = scanMemo && scanMemo.search; // node -> the answer for its descendants
+    const path = [];
+    let answer = false;
     for (let n = composedParent(el); n; n = composedParent(n)) {
-      if (ariaRole(n) === 'search' || tagOf(n) === 'search') return true;
-      if (tagOf(n) === 'form') return reTest(/search/i, attr(n, 'action') + ' ' + attr(n, 'class') + ' ' + elId(n));
+      if (memo && mapHas(memo, n)) {
+        answer = mapGet(memo, n);
+        break;
+      }
+      if (ariaRole(n) === 'search' || tagOf(n) === 'search') {
+        answer = true;
+        break;
+      }
+      if (tagOf(n) === 'form') {
+        answer = reTest(/search/i, attr(n, 'action') + ' ' + attr(n, 'class') + ' ' + elId(n));
+        break;
+      }
+      push(path, n);
     }
-    return false;
+    if (memo) for (let i = 0; i < path.length; i++) mapSet(memo, path[i], answer);
+    return answer;
   }
 
   function formOf(el) {
@@ -1383,17 +1574,35 @@
   const CONTEXT_ROLES = { dialog: 1, alertdialog: 1, navigation: 1, banner: 1, contentinfo: 1,
     search: 1, form: 1, main: 1, complementary: 1, menu: 1, menubar: 1, tablist: 1, toolbar: 1 };
 
-  function contextElement(el) {
-    for (let n = composedParent(el); n; n = composedParent(n)) {
-      if (CONTEXT_TAGS[tagOf(n)] || CONTEXT_ROLES[ariaRole(n)] || attr(n, 'aria-modal') === 'true') {
-        return n;
-      }
-    }
-    return null;
+  function isContextElement(n) {
+    return !!(CONTEXT_TAGS[tagOf(n)] || CONTEXT_ROLES[ariaRole(n)] ||
+        attr(n, 'aria-modal') === 'true');
   }
 
-  function contextKey(el) {
-    const c = contextElement(el);
+  /**
+   * Nearest context ancestor of `el`, or null. `memo` (Map node -> its nearest context
+   * ancestor-or-self) lets the items of one scan share their climbs.
+   */
+  function contextElement(el, memo) {
+    const path = [];
+    let found = null;
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      if (mapHas(memo, n)) {
+        found = mapGet(memo, n);
+        break;
+      }
+      if (isContextElement(n)) {
+        found = n;
+        break;
+      }
+      push(path, n);
+    }
+    for (let i = 0; i < path.length; i++) mapSet(memo, path[i], found);
+    return found;
+  }
+
+  /** The context part of a key for context element `c` (null: none). */
+  function contextKey(c) {
     if (!c) return '';
     const tag = tagOf(c);
     const id = elId(c);
@@ -1403,28 +1612,40 @@
     return tag;
   }
 
-  function keyText(s) {
-    let t = lc(collapse(s));
-    t = strReplace(t, /\(\d+\)|\b\d+ (new|unread)\b/g, '');
-    t = strReplace(t, /[:*]+/g, ' ');
-    return truncate(collapse(t), 40);
+  /** `collapsed`: `s` is whitespace-collapsed already (accessible names are). */
+  function keyText(s, collapsed) {
+    let t = lc(collapsed ? s : collapse(s));
+    if (reTest(/\(\d+\)|\b\d+ (new|unread)\b|[:*]/, t)) {
+      t = strReplace(t, /\(\d+\)|\b\d+ (new|unread)\b/g, '');
+      t = collapse(strReplace(t, /[:*]+/g, ' '));
+    }
+    return truncate(t, 40);
   }
 
   function labelForKey(item) {
     const el = item.el;
+    if (item.name) return keyText(item.name, true);
     if (item.type === 'input' || item.type === 'textarea' || item.type === 'select') {
-      return keyText(item.name || attr(el, 'name') || elId(el) || attr(el, 'placeholder'));
+      return keyText(attr(el, 'name') || elId(el) || attr(el, 'placeholder'));
     }
-    if (item.type === 'link' && !item.name) return keyText(strReplace(attr(el, 'href'), /^https?:\/\/[^/]+/, ''));
-    return keyText(item.name || attr(el, 'name') || elId(el));
+    if (item.type === 'link') return keyText(strReplace(attr(el, 'href'), /^https?:\/\/[^/]+/, ''));
+    return keyText(attr(el, 'name') || elId(el));
   }
 
   function assignKeys(items) {
     const seen = new B.Map();
+    const contexts = new B.Map(); // node -> nearest context ancestor-or-self
+    const contextKeys = new B.Map(); // context element (or null) -> its key part
     each(items, (item) => {
       const frame = item.ctx.label ? item.ctx.label + '/' : '';
       const role = item.role === 'generic' ? '' : item.role;
-      const base = item.type + ':' + role + ':' + frame + contextKey(item.el) + ':' + labelForKey(item);
+      const c = contextElement(item.el, contexts);
+      let ck = mapGet(contextKeys, c);
+      if (ck === undefined) {
+        ck = contextKey(c);
+        mapSet(contextKeys, c, ck);
+      }
+      const base = item.type + ':' + role + ':' + frame + ck + ':' + labelForKey(item);
       const n = (mapGet(seen, base) || 0) + 1;
       mapSet(seen, base, n);
       item.key = n > 1 ? base + '#' + n : base;
@@ -1453,20 +1674,39 @@
   function collect(root, ctx, walk) {
     const all = queryAll(root, '*');
     const n = all.length;
-    if (nodeType(root) === ELEMENT_NODE) visitElement(root, ctx, walk);
-    for (let i = 0; i < n; i++) visitElement(all[i], ctx, walk);
+    // Every element isInteractiveCandidate accepts, and every frame, matches this selector; one
+    // native query (same tree order as `all`) spares the attribute reads on all other elements.
+    const marked = queryAll(root, CANDIDATE_SUPERSET);
+    let next = 0;
+    // A whole document or shadow root: sort its popup and message boxes on the way.
+    const sorter = nodeType(root) === ELEMENT_NODE ? null : newSignalSorter(root);
+    if (!sorter) visitElement(root, ctx, walk, true);
+    for (let i = 0; i < n; i++) {
+      const el = all[i];
+      const hit = next < marked.length && marked[next] === el;
+      if (hit) next++;
+      if (sorter) sorter.add(el);
+      visitElement(el, ctx, walk, hit);
+    }
+    if (sorter) mapSet(walk.boxes, root, sorter.boxes);
   }
 
-  function visitElement(el, ctx, walk) {
+  const CANDIDATE_SUPERSET = 'a, button, input, select, textarea, summary, iframe, frame, [role], ' +
+      '[onclick], [contenteditable]';
+
+  /** `marked`: `el` may be a candidate or a frame (it matches CANDIDATE_SUPERSET). */
+  function visitElement(el, ctx, walk, marked) {
     walk.total++;
-    const tag = tagOf(el);
-    if (isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx });
+    if (marked) {
+      const tag = tagOf(el);
+      if (isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx });
+      if (tag === 'iframe' || tag === 'frame') visitFrame(el, ctx, walk);
+    }
     const sr = shadowRoot(el);
     if (sr) {
       push(walk.roots, sr);
       collect(sr, ctx, walk);
     }
-    if (tag === 'iframe' || tag === 'frame') visitFrame(el, ctx, walk);
   }
 
   function visitFrame(iframe, ctx, walk) {
@@ -1544,6 +1784,16 @@
   const NEAR_RADIUS = 500;
 
   function cmdScan(cmd) {
+    scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
+      styles: new B.Map(), search: new B.Map() };
+    try {
+      return scan(cmd);
+    } finally {
+      scanMemo = null;
+    }
+  }
+
+  function scan(cmd) {
     const t0 = now();
     const max = +param(cmd, 'max_elements', 200);
     const maxElements = numIsFinite(max) && max >= 0 ? mathFloor(max) : 200;
@@ -1553,7 +1803,8 @@
     const within = param(cmd, 'within', null);
 
     const scope = within ? scopeFor(within) : null;
-    const walk = { total: 0, candidates: [], roots: [TOP_DOC], frames: [], includeHidden };
+    const walk = { total: 0, candidates: [], roots: [TOP_DOC], frames: [], includeHidden,
+      boxes: new B.Map() };
     if (scope) collect(scope.el, scope.ctx, walk);
     else collect(TOP_DOC, topContext(), walk);
 
@@ -1589,7 +1840,7 @@
       page: pageInfo(),
       elements: map(ordered, (item) => elementJson(item, includeHidden)),
       patterns: map(patterns.list, (p) => patternJson(p)),
-      messages: detectMessages(walk.roots, items, patterns.list),
+      messages: detectMessages(walk, items, patterns.list),
       frames: map(filter(walk.frames, (f) => includeHidden || isVisible(f.iframe)), frameJson),
       stats: {
         total_scanned: walk.total,
@@ -1616,21 +1867,23 @@
    * hidden and hidden elements are not wanted.
    */
   function measure(c, cache, vp, includeHidden) {
-    let vis = visibilityOf(c.el, cache);
+    let vis = visibilityOf(c.el, cache, true);
     let proxy = null;
     if (!vis.visible && isNativeCheckable(c.el)) {
       proxy = visibleLabelOf(c.el, cache);
-      if (proxy) vis = visibilityOf(proxy, cache);
+      if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible && !includeHidden) return null;
+    if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis);
     item.proxy = proxy;
     const off = frameOffset(c.ctx.chain);
     const r = vis.rect;
     item.rect = { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
-    item.inViewport = vis.visible && !isEmptyBox(intersect(vis.view, boxOf(r))) &&
-        boxesOverlap(item.rect, { x: 0, y: 0, width: vp.width, height: vp.height }) &&
-        inFrameViewports(item.rect, c.ctx.chain);
+    const tr = item.rect;
+    item.inViewport = vis.visible && boxMeetsRect(vis.view, r) &&
+        tr.x < vp.width && tr.x + tr.width > 0 && tr.y < vp.height && tr.y + tr.height > 0 &&
+        inFrameViewports(tr, c.ctx.chain);
     return item;
   }
 
@@ -1644,7 +1897,7 @@
   function visibleLabelOf(el, cache) {
     const labels = labelsOf(el);
     for (let i = 0; i < labels.length; i++) {
-      if (visibilityOf(labels[i], cache).visible) return labels[i];
+      if (visibilityOf(labels[i], cache, true).visible) return labels[i];
     }
     return null;
   }
@@ -1844,12 +2097,83 @@
     searchButton: /search|\bgo\b|find|submit|suche|buscar/i,
   };
 
-  const POPUP_SELECTOR = 'dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true], ' +
-      '[role=status], [role=alert], [aria-live=polite], [aria-live=assertive], ' +
-      '[class*=modal i], [class*=dialog i], [class*=popup i], [class*=lightbox i], ' +
-      '[class*=toast i], [class*=snackbar i], [class*=notification i], [class*=overlay i], ' +
-      '[class*=newsletter i], [class*=promo i], [id*=modal i], [id*=popup i], [id*=dialog i], ' +
-      '[id*=newsletter i], [id*=promo i], [id*=toast i], [id*=overlay i]';
+  // Where popups start (was the selector 'dialog[open], [role=dialog], [role=alertdialog],
+  // [aria-modal=true], [role=status], [role=alert], [aria-live=polite], [aria-live=assertive],
+  // [class*=modal i], ... [id*=modal i], ...'): see signalBoxes, which applies these rules.
+  const POPUP_CLASS =
+      /modal|dialog|popup|lightbox|toast|snackbar|notification|overlay|newsletter|promo/i;
+  const POPUP_ID = /modal|popup|dialog|newsletter|promo|toast|overlay/i;
+
+  /**
+   * The elements of `root` (document or shadow root) where popups and messages may start, in
+   * document order: {popups, messages}. Equal to querySelectorAll with the two selectors quoted at
+   * POPUP_CLASS and MESSAGE_CLASS, without their cost (a dozen substring tests per element):
+   * recorded by collect() during the walk, else computed here once per root and scan.
+   */
+  function signalBoxes(walk, root) {
+    let boxes = mapGet(walk.boxes, root);
+    if (boxes) return boxes;
+    let list = [];
+    try {
+      list = queryAll(root, '[class], [id], [role], [aria-live], [aria-modal], dialog');
+    } catch (e) {
+      list = [];
+    }
+    const sorter = newSignalSorter(root);
+    for (let i = 0; i < list.length; i++) sorter.add(list[i]);
+    mapSet(walk.boxes, root, sorter.boxes);
+    return sorter.boxes;
+  }
+
+  /** Sorts the elements of one root given in document order into {popups, messages}. */
+  function newSignalSorter(root) {
+    const boxes = { popups: [], messages: [] };
+    const rare = new B.Set(); // the few elements whose role, aria-live or aria-modal matter
+    try {
+      const marked = queryAll(root, '[role], [aria-live], [aria-modal=true], dialog[open]');
+      for (let i = 0; i < marked.length; i++) setAdd(rare, marked[i]);
+    } catch (e) {
+      // none
+    }
+    const doc = nodeType(root) === DOCUMENT_NODE ? root : ownerDocument(root);
+    const quirks = !!doc && docCompatMode(doc) === 'BackCompat';
+    const tokens = quirks ? MESSAGE_TOKENS_QUIRKS : MESSAGE_TOKENS;
+    const classes = new B.Map(); // class attribute -> [popup, message] (classes repeat a lot)
+    const add = (el) => {
+      let popup = false;
+      let message = false;
+      const cls = getAttribute(el, 'class');
+      if (cls) {
+        let c = mapGet(classes, cls);
+        if (!c) {
+          const any = reTest(SIGNAL_CLASS, cls);
+          c = [any && reTest(POPUP_CLASS, cls),
+            any && (reTest(MESSAGE_CLASS, cls) || reTest(tokens, cls))];
+          mapSet(classes, cls, c);
+        }
+        popup = c[0];
+        message = c[1];
+      }
+      const id = getAttribute(el, 'id');
+      if (id && reTest(SIGNAL_ID, id)) {
+        popup = popup || reTest(POPUP_ID, id);
+        message = message || reTest(MESSAGE_ID, id);
+      }
+      if (setHas(rare, el)) {
+        const role = getAttribute(el, 'role');
+        const live = getAttribute(el, 'aria-live');
+        const liveOrRole = live === 'polite' || live === 'assertive' || role === 'status' ||
+            role === 'alert';
+        popup = popup || liveOrRole || role === 'dialog' || role === 'alertdialog' ||
+            getAttribute(el, 'aria-modal') === 'true' ||
+            (tagOf(el) === 'dialog' && hasAttribute(el, 'open'));
+        message = message || liveOrRole;
+      }
+      if (popup) push(boxes.popups, el);
+      if (message) push(boxes.messages, el);
+    };
+    return { boxes, add };
+  }
 
   /** Runs every detector; returns {list, important} (important: elements that patterns use). */
   function detectPatterns(items, walk, vp) {
@@ -2011,16 +2335,8 @@
 
   function detectPopups(pc) {
     const found = [];
-    each(pc.walk.roots, (root) => {
-      let list;
-      try {
-        list = queryAll(root, POPUP_SELECTOR);
-      } catch (e) {
-        list = [];
-      }
-      each(list, (el) => push(found, el));
-    });
-    each(overlaysAtSamplePoints(pc.vp), (el) => push(found, el));
+    each(pc.walk.roots, (root) => each(signalBoxes(pc.walk, root).popups, (el) => push(found, el)));
+    each(overlaysAtCenter(pc.vp), (el) => push(found, el));
     each(pc.items, (i) => { if (i.vis.fixedRoot) push(found, i.vis.fixedRoot); });
     const seen = new B.Set();
     const candidates = [];
@@ -2056,13 +2372,24 @@
     return z;
   }
 
-  /** Elements hit at 5 viewport points that are fixed, cover >= 90% of the viewport. */
-  function overlaysAtSamplePoints(vp) {
+  /**
+   * Positioned elements that cover >= 90% of the viewport. Such a box always contains the
+   * viewport's center, so one hit test there that lists every layer (a dialog and the backdrop
+   * under it) finds them all; from each layer, the innermost covering ancestor counts.
+   */
+  function overlaysAtCenter(vp) {
     const out = [];
-    const pts = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]];
-    each(pts, (p) => {
-      const hit = deepElementFromPoint(TOP_DOC, vp.width * p[0], vp.height * p[1]);
-      for (let n = hit; n; n = composedParent(n)) {
+    const x = vp.width / 2;
+    const y = vp.height / 2;
+    let layers = [];
+    try {
+      layers = docElementsFromPoint ? docElementsFromPoint(TOP_DOC, x, y)
+          : [docElementFromPoint(TOP_DOC, x, y)];
+    } catch (e) {
+      layers = [];
+    }
+    each(layers, (layer) => {
+      for (let n = deepenHit(layer, x, y); n; n = composedParent(n)) {
         const tag = tagOf(n);
         if (tag === 'body' || tag === 'html') break;
         if (coversViewport(n, vp) && isPositioned(n)) {
@@ -2282,10 +2609,18 @@
 
   // ----- messages: what the page tells the user (errors, alerts, confirmations) -----
 
-  const MESSAGE_SELECTOR = '[role=alert], [role=status], [aria-live=polite], [aria-live=assertive], ' +
-      '.error, .errors, .alert, .notice, .flash, .invalid-feedback, .form-error, .field-error, ' +
-      '[class*=error i], [class*=alert i], [class*=success i], [class*=warning i], ' +
-      '[class*=message i], [id*=error i]';
+  // Where messages start (was the selector '[role=alert], [role=status], [aria-live=polite],
+  // [aria-live=assertive], .error, .errors, .alert, .notice, .flash, .invalid-feedback,
+  // .form-error, .field-error, [class*=error i], [class*=alert i], [class*=success i],
+  // [class*=warning i], [class*=message i], [id*=error i]'): see signalBoxes.
+  const MESSAGE_CLASS = /error|alert|success|warning|message/i;
+  // Class tokens not covered by MESSAGE_CLASS; class selectors ignore case in quirks mode.
+  const MESSAGE_TOKENS = /(^|[\t\n\f\r ])(notice|flash|invalid-feedback)([\t\n\f\r ]|$)/;
+  const MESSAGE_TOKENS_QUIRKS = /(^|[\t\n\f\r ])(notice|flash|invalid-feedback)([\t\n\f\r ]|$)/i;
+  const MESSAGE_ID = /error/i;
+  // Any of the popup or message words, to skip most class and id attributes with one test.
+  const SIGNAL_CLASS = /modal|dialog|popup|lightbox|toast|snackbar|notification|overlay|newsletter|promo|error|alert|success|warning|message|notice|flash|invalid-feedback/i;
+  const SIGNAL_ID = /modal|popup|dialog|newsletter|promo|toast|overlay|error/i;
   const MESSAGE_KIND = [
     ['error', /error|invalid|fail|danger|incorrect|wrong|denied|unable|could ?n.t|cannot|can.t|expired|not (be )?found|not match|required|too (short|long)/i],
     ['warning', /warn|caution|heads up|attention/i],
@@ -2296,19 +2631,13 @@
    * Visible short texts in alert/status/live regions and error/notice boxes, outermost first, at
    * most 10: [{kind: error|warning|success|info, text, key}]. Cookie and promo boxes are skipped.
    */
-  function detectMessages(roots, items, patterns) {
+  function detectMessages(walk, items, patterns) {
     const skip = map(filter(patterns, (p) => p.name === 'cookie_banner' || p.name === 'promo_popup'),
         (p) => p.container);
     const taken = [];
     const out = [];
-    each(roots, (root) => {
-      let list = [];
-      try {
-        list = queryAll(root, MESSAGE_SELECTOR);
-      } catch (e) {
-        list = [];
-      }
-      each(list, (el) => {
+    each(walk.roots, (root) => {
+      each(signalBoxes(walk, root).messages, (el) => {
         if (out.length >= 10 || !isMessageBox(el, taken, skip, items)) return;
         const text = collapse(labelText(el));
         if (!text || text.length > 300) return;
@@ -2322,6 +2651,21 @@
       if (!text || out.length >= 10) return;
       push(taken, el);
       push(out, { kind: 'error', text: truncate(text, 200), key: 'error:' + keyText(text) });
+    });
+    // The browser's own constraint validation: fields it flagged after a submit attempt
+    // (:user-invalid) carry their validationMessage ("Please fill out this field.").
+    each(items, (item) => {
+      if (out.length >= 10 || !isFormControl(item.el)) return;
+      let flagged = false;
+      try {
+        flagged = matches(item.el, ":user-invalid");
+      } catch (e) {
+        flagged = false; // a browser without :user-invalid
+      }
+      const message = flagged ? collapse(str(item.el.validationMessage || '')) : '';
+      if (!message) return;
+      const text = (item.text ? item.text + ': ' : '') + message;
+      push(out, { kind: 'error', text: truncate(text, 200), key: 'invalid:' + keyText(item.text || '') });
     });
     return out;
   }
@@ -2422,8 +2766,12 @@
 
   /** Deepest element at (x, y) of a document or shadow root, through open shadow roots. */
   function deepElementFromPoint(root, x, y) {
-    let hit = nodeType(root) === DOCUMENT_NODE ? docElementFromPoint(root, x, y)
-        : srElementFromPoint(root, x, y);
+    return deepenHit(nodeType(root) === DOCUMENT_NODE ? docElementFromPoint(root, x, y)
+        : srElementFromPoint(root, x, y), x, y);
+  }
+
+  /** The element at (x, y) inside the open shadow roots of `hit` (a host), else `hit`. */
+  function deepenHit(hit, x, y) {
     for (let guard = 0; hit && guard < 32; guard++) {
       const sr = shadowRoot(hit);
       if (!sr) break;
@@ -3321,8 +3669,28 @@
     const el = firstBySelectorOrId(cmd, 'get_text');
     const tag = tagOf(el);
     const text = tag === 'input' || tag === 'textarea' ? maskIfPassword(el, rawValue(el, tag, tag) || '')
-        : strTrim(str(safeInnerText(el)));
+        : strTrim(composedText(el));
     return { text };
+  }
+
+  /**
+   * innerText does not enter shadow roots; what a person reads does. The element's own text,
+   * then the text of every open shadow root under it (nested ones too), in document order.
+   */
+  function composedText(el) {
+    let text = str(safeInnerText(el));
+    const hosts = [];
+    if (shadowRoot(el)) push(hosts, el);
+    each(queryAll(el, '*'), (h) => { if (shadowRoot(h)) push(hosts, h); });
+    each(hosts, (h) => {
+      const root = shadowRoot(h);
+      each(queryAll(root, '*'), (child) => {
+        if (parentNode(child) !== root) return; // the root's own children; deeper ones come with them
+        const inner = strTrim(composedText(child));
+        if (inner) text += '\n' + inner;
+      });
+    });
+    return text;
   }
 
   function cmdExists(cmd) {
@@ -3529,6 +3897,29 @@
     };
   }
 
+  // ----- wait_change: the next change of the page, for the engine's event-driven re-checks -----
+
+  /** Resolves on the first DOM mutation, transition/animation end or load, or at `timeout` ms. */
+  function cmdWaitChange(cmd) {
+    const timeout = mathMax(0, +param(cmd, 'timeout', 1000) || 0);
+    const t0 = now();
+    return new B.Promise((resolve) => {
+      const stop = watchForChanges(() => {
+        finish();
+        resolve({ changed: true, waited_ms: round(now() - t0) });
+        return true;
+      });
+      const timer = B.setTimeout(() => {
+        finish();
+        resolve({ changed: false, waited_ms: round(now() - t0) });
+      }, timeout);
+      function finish() {
+        B.clearTimeout(timer);
+        stop();
+      }
+    });
+  }
+
   // ----- execute -----
 
   async function cmdExecute(cmd) {
@@ -3619,7 +4010,7 @@
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
-        'wait_for', 'wait_for.text', 'wait_for.xpath', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
+        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document',
       ],
     };
@@ -3646,6 +4037,7 @@
   COMMANDS.exists = cmdExists;
   COMMANDS.query = cmdQuery;
   COMMANDS.wait_for = cmdWaitFor;
+  COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;
 

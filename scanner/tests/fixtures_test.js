@@ -1,11 +1,15 @@
 // Precision/recall of scan against the labelled fixture corpus (fixtures/*.expect.json), plus
-// selector round trips, stable keys across scans and reloads, frames and scan time.
+// selector round trips, stable keys across scans and reloads, frames, messages and scan time.
 'use strict';
+const assert = require('assert');
 const fs = require('fs');
 const path = require('path');
-const { serve, launch, open, RESOLVE_DEEP, FIXTURES } = require('./harness');
+const { test, before, after } = require('node:test');
+const { serve, Browser, RESOLVE_DEEP, FIXTURES } = require('./harness');
 
 const TARGET = 0.98;
+// Pattern fields that are text; the other string fields of an expected pattern are selectors.
+const TEXT_FIELDS = ['title', 'text', 'current_page'];
 
 function sameSet(a, b) {
   return a.length === b.length && a.every((x) => b.includes(x));
@@ -23,118 +27,134 @@ function elementDiffs(exp, got) {
   return diffs;
 }
 
-async function idOf(t, selector) {
-  const r = await t.cmd({ cmd: 'exists', selector });
+/** The map id of the element a ground-truth selector names: 0 when not in the map, -1 when none. */
+async function idOf(b, selector) {
+  const r = await b.cmd({ cmd: 'exists', selector });
   if (!r.ok) throw new Error(`ground truth selector ${selector}: ${r.error}`);
   return r.data.count ? (r.data.id || 0) : -1;
 }
 
-async function sameElement(t, a, b) {
-  return t.evalTest(`(a, b) => { ${RESOLVE_DEEP}; const x = resolveDeep(a), y = resolveDeep(b); return x.length > 0 && x[0] === y[0]; }`, a, b);
+function sameElement(b, x, y) {
+  return b.evalTest(`(a, b) => { ${RESOLVE_DEEP}; const x = resolveDeep(a), y = resolveDeep(b); return x.length > 0 && x[0] === y[0]; }`, x, y);
 }
 
 /** True when the scanned pattern `got` matches the expected one (fields by element). */
-async function patternMatches(t, exp, got) {
-  if (exp.name !== got.name || !(await sameElement(t, exp.container, got.container))) return false;
+async function patternMatches(b, exp, got) {
+  if (exp.name !== got.name || !(await sameElement(b, exp.container, got.container))) return false;
   for (const [k, v] of Object.entries(exp)) {
     if (k === 'name' || k === 'container') continue;
     if (Array.isArray(v)) {
       const ids = [];
-      for (const s of v) ids.push(await idOf(t, s));
+      for (const s of v) ids.push(await idOf(b, s));
       if (JSON.stringify(ids) !== JSON.stringify(got[k] || [])) return false;
-    } else if (typeof v === 'string' && (k !== 'title' && k !== 'text')) {
-      if ((await idOf(t, v)) !== got[k]) return false;
+    } else if (typeof v === 'string' && !TEXT_FIELDS.includes(k)) {
+      if ((await idOf(b, v)) !== got[k]) return false;
     } else if (v !== got[k]) {
       return false;
     }
   }
-  for (const k of Object.keys(got)) if (!(k in exp) && typeof got[k] === 'number' && k !== 'current') return false;
+  for (const k of Object.keys(got)) if (!(k in exp) && typeof got[k] === 'number') return false;
   return true;
 }
 
-async function checkFixture(browser, base, name, expect, totals) {
-  const problems = [];
-  const t = await open(browser, base + name + '.html', { world: expect.world || 'isolated' });
-  try {
-    const scan = await t.cmd(Object.assign({ cmd: 'scan' }, expect.scan || {}));
-    if (!scan.ok) throw new Error('scan failed: ' + scan.error);
-    const d = scan.data;
-    const byId = new Map(d.elements.map((e) => [e.id, e]));
-    const matched = new Set();
-    const c = { tp: 0, fp: 0, fn: 0, ptp: 0, pfp: 0, pfn: 0 };
-    for (const exp of expect.elements) {
-      const id = await idOf(t, exp.selector);
-      if (id === -1) { problems.push(`ground truth selector matches nothing: ${exp.selector}`); c.fn++; continue; }
-      const got = byId.get(id);
-      if (!got) { problems.push(`missed ${exp.selector} (${exp.type} "${exp.text}")`); c.fn++; continue; }
-      matched.add(id);
-      const diffs = elementDiffs(exp, got);
-      if (diffs.length) { problems.push(`[${id}] ${exp.selector}: ${diffs.join('; ')}`); c.fn++; c.fp++; } else c.tp++;
-    }
-    if (expect.exhaustive !== false) {
-      for (const e of d.elements) if (!matched.has(e.id)) { problems.push(`unexpected [${e.id}] ${e.type}/${e.role} "${e.text}" ${e.selector}`); c.fp++; }
-    }
-    // Every returned selector must resolve, uniquely, to its own element.
-    for (const e of d.elements) {
-      const r = await t.cmd({ cmd: 'exists', selector: e.selector });
-      if (!r.ok || r.data.count !== 1 || r.data.id !== e.id) problems.push(`selector of [${e.id}] does not round-trip: ${e.selector}`);
-    }
-    const used = new Set();
-    for (const exp of expect.patterns) {
-      let hit = -1;
-      for (let i = 0; i < d.patterns.length; i++) {
-        if (!used.has(i) && await patternMatches(t, exp, d.patterns[i])) { hit = i; break; }
-      }
-      if (hit >= 0) { used.add(hit); c.ptp++; } else { c.pfn++; problems.push(`pattern not found as expected: ${JSON.stringify(exp)}`); }
-    }
-    d.patterns.forEach((p, i) => { if (!used.has(i)) { c.pfp++; problems.push(`unexpected pattern ${JSON.stringify(p)}`); } });
-    for (const f of expect.frames || []) {
-      const got = d.frames.find((g) => g.selector === f.selector);
-      if (!got || got.cross_origin !== f.cross_origin) problems.push(`frame ${JSON.stringify(f)} not reported as expected`);
-    }
-    if (expect.max_scan_ms && d.stats.scan_ms > expect.max_scan_ms) problems.push(`scan took ${d.stats.scan_ms} ms > ${expect.max_scan_ms}`);
-    // Stable identity: the same keys on a second scan and after a reload.
-    const keys = d.elements.map((e) => e.key);
-    if (new Set(keys).size !== keys.length) problems.push('duplicate keys: ' + keys.filter((k, i) => keys.indexOf(k) !== i).join(', '));
-    const again = await t.cmd(Object.assign({ cmd: 'scan' }, expect.scan || {}));
-    if (JSON.stringify(again.data.elements.map((e) => e.key)) !== JSON.stringify(keys)) problems.push('keys differ between two scans');
-    await t.page.reload();
-    await t.inject();
-    const reloaded = await t.cmd(Object.assign({ cmd: 'scan' }, expect.scan || {}));
-    if (!sameSet(reloaded.data.elements.map((e) => e.key), keys)) problems.push('keys differ after a reload');
-    for (const k of Object.keys(c)) totals[k] += c[k];
-    return { c, problems, ms: d.stats.scan_ms, n: d.elements.length };
-  } finally {
-    await t.close();
+/**
+ * Scans fixture `name` and scores it. Returns {c: counts, misses: classification differences
+ * (they lower precision/recall), faults: broken invariants (each fails the fixture's test)}.
+ */
+async function checkFixture(b, base, name, expect) {
+  const misses = [];
+  const faults = [];
+  const scanCommand = Object.assign({ cmd: 'scan' }, expect.scan || {});
+  await b.goto(base + name + '.html');
+  const scan = await b.cmd(scanCommand);
+  assert.ok(scan.ok, `scan failed: ${scan.code} ${scan.error}`);
+  const d = scan.data;
+  const byId = new Map(d.elements.map((e) => [e.id, e]));
+  const matched = new Set();
+  const c = { tp: 0, fp: 0, fn: 0, ptp: 0, pfp: 0, pfn: 0 };
+  for (const exp of expect.elements) {
+    const id = await idOf(b, exp.selector);
+    if (id === -1) { faults.push(`ground truth selector matches nothing: ${exp.selector}`); c.fn++; continue; }
+    const got = byId.get(id);
+    if (!got) { misses.push(`missed ${exp.selector} (${exp.type} "${exp.text}")`); c.fn++; continue; }
+    matched.add(id);
+    const diffs = elementDiffs(exp, got);
+    if (diffs.length) { misses.push(`[${id}] ${exp.selector}: ${diffs.join('; ')}`); c.fn++; c.fp++; } else c.tp++;
   }
+  if (expect.exhaustive !== false) {
+    for (const e of d.elements) if (!matched.has(e.id)) { misses.push(`unexpected [${e.id}] ${e.type}/${e.role} "${e.text}" ${e.selector}`); c.fp++; }
+  }
+  // Every returned selector must resolve, uniquely, to its own element.
+  for (const e of d.elements) {
+    const r = await b.cmd({ cmd: 'exists', selector: e.selector });
+    if (!r.ok || r.data.count !== 1 || r.data.id !== e.id) faults.push(`selector of [${e.id}] does not round-trip: ${e.selector}`);
+  }
+  const used = new Set();
+  for (const exp of expect.patterns) {
+    let hit = -1;
+    for (let i = 0; i < d.patterns.length; i++) {
+      if (!used.has(i) && await patternMatches(b, exp, d.patterns[i])) { hit = i; break; }
+    }
+    if (hit >= 0) { used.add(hit); c.ptp++; } else { c.pfn++; misses.push(`pattern not found as expected: ${JSON.stringify(exp)}`); }
+  }
+  d.patterns.forEach((p, i) => { if (!used.has(i)) { c.pfp++; misses.push(`unexpected pattern ${JSON.stringify(p)}`); } });
+  for (const f of expect.frames || []) {
+    const got = d.frames.find((g) => g.selector === f.selector);
+    if (!got || got.cross_origin !== f.cross_origin) faults.push(`frame ${JSON.stringify(f)} not reported as expected`);
+  }
+  if (expect.messages) {
+    const got = d.messages.map((m) => `${m.kind}: ${m.text}`).sort();
+    const want = expect.messages.map((m) => `${m.kind}: ${m.text}`).sort();
+    if (JSON.stringify(got) !== JSON.stringify(want)) faults.push(`messages: expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+  }
+  if (expect.max_scan_ms && d.stats.scan_ms > expect.max_scan_ms) faults.push(`scan took ${d.stats.scan_ms} ms > ${expect.max_scan_ms}`);
+  // Stable identity: the same keys on a second scan and after a reload.
+  const keys = d.elements.map((e) => e.key);
+  if (new Set(keys).size !== keys.length) faults.push('duplicate keys: ' + keys.filter((k, i) => keys.indexOf(k) !== i).join(', '));
+  const again = await b.cmd(scanCommand);
+  if (JSON.stringify(again.data.elements.map((e) => e.key)) !== JSON.stringify(keys)) faults.push('keys differ between two scans');
+  await b.reload();
+  const reloaded = await b.cmd(scanCommand);
+  if (!sameSet(reloaded.data.elements.map((e) => e.key), keys)) faults.push('keys differ after a reload');
+  return { c, misses, faults, ms: d.stats.scan_ms, n: d.elements.length };
 }
 
-async function main() {
-  const only = process.argv[2];
-  const names = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.expect.json')).map((f) => f.replace('.expect.json', ''))
-    .filter((n) => !only || n === only).sort();
-  const site = await serve();
-  const browser = await launch();
-  const totals = { tp: 0, fp: 0, fn: 0, ptp: 0, pfp: 0, pfn: 0 };
-  let failed = 0;
-  try {
-    for (const name of names) {
-      const expect = JSON.parse(fs.readFileSync(path.join(FIXTURES, name + '.expect.json'), 'utf8'));
-      const r = await checkFixture(browser, site.base, name, expect, totals);
-      const mark = r.problems.length ? 'FAIL' : 'ok  ';
-      if (r.problems.length) failed++;
-      console.log(`${mark} ${name.padEnd(18)} elements ${r.c.tp}/${r.c.tp + r.c.fn} (fp ${r.c.fp})  patterns ${r.c.ptp}/${r.c.ptp + r.c.pfn} (fp ${r.c.pfp})  ${r.n} el in ${r.ms} ms`);
-      for (const p of r.problems) console.log('       - ' + p);
-    }
-  } finally {
-    await browser.close();
-    site.close();
-  }
+const names = fs.readdirSync(FIXTURES).filter((f) => f.endsWith('.expect.json'))
+  .map((f) => f.replace('.expect.json', '')).sort();
+const totals = { tp: 0, fp: 0, fn: 0, ptp: 0, pfp: 0, pfn: 0 };
+let site;
+let browser;
+
+before(async () => {
+  site = await serve();
+  browser = new Browser();
+});
+
+after(async () => {
+  await browser.close();
+  await site.close();
+});
+
+for (const name of names) {
+  test(name, async (t) => {
+    const expect = JSON.parse(fs.readFileSync(path.join(FIXTURES, name + '.expect.json'), 'utf8'));
+    const r = await checkFixture(browser, site.base, name, expect);
+    for (const k of Object.keys(totals)) totals[k] += r.c[k];
+    t.diagnostic(`elements ${r.c.tp}/${r.c.tp + r.c.fn} (fp ${r.c.fp})  patterns ${r.c.ptp}/${r.c.ptp + r.c.pfn} (fp ${r.c.pfp})  ${r.n} el in ${r.ms} ms`);
+    for (const m of r.misses) t.diagnostic('miss: ' + m);
+    assert.deepStrictEqual(r.faults, []);
+  });
+}
+
+test(`precision and recall >= ${TARGET} over the corpus (elements and patterns)`, (t) => {
   const ratio = (a, b) => (b ? a / b : 1);
-  const ep = ratio(totals.tp, totals.tp + totals.fp), er = ratio(totals.tp, totals.tp + totals.fn);
-  const pp = ratio(totals.ptp, totals.ptp + totals.pfp), pr = ratio(totals.ptp, totals.ptp + totals.pfn);
-  console.log(`\nelements: precision ${ep.toFixed(3)} recall ${er.toFixed(3)}   patterns: precision ${pp.toFixed(3)} recall ${pr.toFixed(3)}   (${names.length} fixtures, ${failed} with problems)`);
-  process.exitCode = [ep, er, pp, pr].every((x) => x >= TARGET) ? 0 : 1;
-}
-
-main().catch((e) => { console.error(e); process.exitCode = 1; });
+  const scores = {
+    'element precision': ratio(totals.tp, totals.tp + totals.fp),
+    'element recall': ratio(totals.tp, totals.tp + totals.fn),
+    'pattern precision': ratio(totals.ptp, totals.ptp + totals.pfp),
+    'pattern recall': ratio(totals.ptp, totals.ptp + totals.pfn),
+  };
+  t.diagnostic(Object.entries(scores).map(([k, v]) => `${k} ${v.toFixed(3)}`).join(', ') + ` (${names.length} fixtures)`);
+  assert.ok(totals.tp > 0, 'no fixture was scored (filtered out?)');
+  for (const [k, v] of Object.entries(scores)) assert.ok(v >= TARGET, `${k} ${v.toFixed(3)} < ${TARGET}`);
+});

@@ -1,15 +1,17 @@
-// Test harness for scanner.js: serves the fixtures, launches Chromium and injects the scanner the
-// way the backends do (CDP isolated world, or the page world like WebDriver Execute Script).
+// Test harness for scanner.js: serves the fixtures over HTTP and drives the scanner through the
+// real backend (`lscope scanner`: the CDP backend injects it into an isolated world).
 'use strict';
 const fs = require('fs');
 const http = require('http');
 const path = require('path');
+const readline = require('readline');
+const { spawn } = require('child_process');
 
-const PLAYWRIGHT = process.env.PLAYWRIGHT_CORE || 'playwright-core';
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-const SCANNER = path.join(__dirname, '..', 'scanner.js');
+const LSCOPE_BIN = process.env.LSCOPE_BIN || path.resolve(__dirname, '../../build/lscope');
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+// Longest wait for one reply line; commands carry their own (shorter) deadlines inside lscope.
+const REPLY_TIMEOUT_MS = 60000;
 
 /** Serves `root` on 127.0.0.1:<random port>; fixtures reach a second origin via "localhost". */
 function serve(root = FIXTURES) {
@@ -23,59 +25,127 @@ function serve(root = FIXTURES) {
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    resolve({ server, base: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() });
+    resolve({
+      base: `http://127.0.0.1:${server.address().port}/`,
+      close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }),
+    });
   }));
 }
 
-function launch() {
-  const { chromium } = require(PLAYWRIGHT);
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
-}
-
 /**
- * Opens `url` and injects the scanner. world "isolated" (default, like lscope-h) or "page" (like
- * WebDriver). Returns {page, cmd(command) -> response object, inject(), evalTest(fnSource, ...args)}.
- * evalTest runs test-side helpers in a separate clean isolated world.
+ * One `lscope scanner` process: one fresh headless Chromium (one browser context), kept for many
+ * pages. Requests are JSON lines answered in order by one JSON line each; `send` queues them.
+ * Always spawned asynchronously: the fixture server lives in this process.
  */
-async function open(browser, url, { world = 'isolated', viewport = { width: 1280, height: 800 } } = {}) {
-  const context = await browser.newContext({ viewport });
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await page.goto(url);
-  const src = fs.readFileSync(SCANNER, 'utf8');
-  let scannerCtx = null;
-  let testCtx = null;
-  const evaluate = async (params) => {
-    const r = await cdp.send('Runtime.evaluate', params);
-    if (r.exceptionDetails) throw new Error('evaluate failed: ' + JSON.stringify(r.exceptionDetails).slice(0, 500));
-    return r.result.value;
-  };
-  const worldFor = async (name) => {
-    const { frameTree } = await cdp.send('Page.getFrameTree');
-    return (await cdp.send('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: name })).executionContextId;
-  };
-  async function inject() {
-    scannerCtx = world === 'page' ? undefined : await worldFor('lemmascope');
-    testCtx = await worldFor('lemmascope-test');
-    await evaluate({ expression: `globalThis.__lemmascope || (globalThis.__lemmascope = ${src}); 1`, contextId: scannerCtx });
+class Browser {
+  constructor() {
+    this.child = spawn(LSCOPE_BIN, ['scanner'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.pending = [];
+    this.stderr = '';
+    this.dead = ''; // why the process is gone
+    this.child.stderr.on('data', (d) => { this.stderr = (this.stderr + d).slice(-4000); });
+    readline.createInterface({ input: this.child.stdout }).on('line', (line) => {
+      const p = this.pending.shift();
+      if (!p) return;
+      clearTimeout(p.timer);
+      try { p.resolve(JSON.parse(line)); } catch (e) { p.reject(new Error(`not JSON from lscope: ${line.slice(0, 300)}`)); }
+    });
+    const failAll = (why) => {
+      this.dead = why;
+      for (const p of this.pending.splice(0)) {
+        clearTimeout(p.timer);
+        const stderr = this.stderr.trim().slice(-1000);
+        p.reject(new Error(stderr ? `${why}: ${stderr}` : why));
+      }
+    };
+    this.exited = new Promise((resolve) => {
+      this.child.on('exit', (code, signal) => {
+        failAll(`lscope exited (${code ?? signal})`);
+        resolve({ code, signal });
+      });
+      this.child.on('error', (e) => { // could not start (LSCOPE_BIN wrong?)
+        failAll(`cannot run ${LSCOPE_BIN}: ${e.message}`);
+        resolve({ code: null, signal: null });
+      });
+    });
+    this.child.stdin.on('error', () => {}); // EPIPE after an exit: the pending requests reject
   }
-  async function cmd(command) {
-    const json = await evaluate({ expression: `__lemmascope.handle(${JSON.stringify(JSON.stringify(command))})`,
-      contextId: scannerCtx, awaitPromise: true, returnByValue: true });
-    if (typeof json !== 'string') throw new Error('handle did not return a string: ' + json);
-    return JSON.parse(json);
+
+  /** Sends one request object; resolves with the reply object. */
+  send(request) {
+    return new Promise((resolve, reject) => {
+      if (this.dead) {
+        reject(new Error(this.dead));
+        return;
+      }
+      const timer = setTimeout(() => reject(new Error(`no reply from lscope in ${REPLY_TIMEOUT_MS} ms to ${JSON.stringify(request).slice(0, 200)}`)), REPLY_TIMEOUT_MS);
+      this.pending.push({ resolve, reject, timer });
+      this.child.stdin.write(JSON.stringify(request) + '\n');
+    });
   }
-  /** handle() with a raw JavaScript argument expression, e.g. '"{not json"' or '[1, 2]'. */
-  async function handleRaw(argExpression) {
-    return JSON.parse(await evaluate({ expression: `__lemmascope.handle(${argExpression})`,
-      contextId: scannerCtx, awaitPromise: true, returnByValue: true }));
+
+  /** A scanner command ({cmd: "scan", ...}); resolves with the scanner's response object. */
+  cmd(command) {
+    return this.send(command);
   }
-  function evalTest(fn, ...args) {
-    return evaluate({ expression: `(${fn})(...${JSON.stringify(args)})`, contextId: testCtx, awaitPromise: true, returnByValue: true });
+
+  /** A backend operation ({op: "goto", url}); throws unless it answered ok. */
+  async op(name, params = {}) {
+    const r = await this.send(Object.assign({ op: name }, params));
+    if (!r.ok) throw new Error(`op ${name} failed: ${r.code} ${r.error}`);
+    return r;
   }
-  await inject();
-  return { page, context, cdp, cmd, handleRaw, inject, evalTest, close: () => context.close() };
+
+  goto(url) { return this.op('goto', { url }); }
+
+  /**
+   * Waits until the URL contains `part`. Retries while the backend reports the tab as detached:
+   * right after a page-initiated navigation the CDP backend may answer "Not attached to an
+   * active page" for a moment (a backend issue, not the scanner's).
+   */
+  async waitUrl(part, timeout = 5000) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const r = await this.send({ op: 'wait_url', contains: part, timeout: Math.max(end - Date.now(), 1) });
+      if (r.ok) return r.url;
+      if (!/not attached to an active page/i.test(r.error) || Date.now() >= end) {
+        throw new Error(`op wait_url failed: ${r.code} ${r.error}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  reload() { return this.op('reload'); }
+
+  /** Trusted (native) mouse click at top-level viewport coordinates. */
+  click(x, y, options = {}) { return this.op('click', Object.assign({ x, y }, options)); }
+
+  /**
+   * Runs a test-side helper `fn` (function source) with JSON-able args in the page, through the
+   * scanner's execute command (the scanner's isolated world: same DOM, page scripts unseen).
+   */
+  async evalTest(fn, ...args) {
+    const r = await this.cmd({ cmd: 'execute', script: `return (${fn}).apply(null, arguments)`, args });
+    if (!r.ok) throw new Error(`evalTest failed: ${r.code} ${r.error}`);
+    return r.data.value;
+  }
+
+  /** The scanner's handle() called with a raw JavaScript argument expression ('"{not json"'). */
+  async handleRaw(argExpression) {
+    const r = await this.cmd({ cmd: 'execute', script: `return globalThis.__lemmascope.handle(${argExpression})` });
+    if (!r.ok) throw new Error(`handleRaw failed: ${r.code} ${r.error}`);
+    if (typeof r.data.value !== 'string') throw new Error('handle did not return a string: ' + JSON.stringify(r.data.value));
+    return JSON.parse(r.data.value);
+  }
+
+  /** Ends the process (closing stdin ends `lscope scanner`, which closes its Chromium). */
+  async close() {
+    this.child.stdin.end();
+    const term = setTimeout(() => this.child.kill('SIGTERM'), 15000);
+    const kill = setTimeout(() => this.child.kill('SIGKILL'), 25000);
+    await this.exited;
+    clearTimeout(term);
+    clearTimeout(kill);
+  }
 }
 
 /** Test-side resolver of the "A >>> B" notation, independent of the scanner's own. */
@@ -91,4 +161,4 @@ const RESOLVE_DEEP = `function resolveDeep(selector) {
   return found;
 }`;
 
-module.exports = { serve, launch, open, RESOLVE_DEEP, FIXTURES };
+module.exports = { serve, Browser, RESOLVE_DEEP, FIXTURES, LSCOPE_BIN };
