@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -39,6 +41,8 @@ struct Options {
   double timeout_s = 30;
   std::string tools = "default";  // --tools profile
   std::string secrets_file;       // --secrets
+  std::vector<std::string> intent_dirs;  // --intents DIR
+  std::string config_file;        // --config
   std::string script;  // run FILE|-
   std::string http;    // serve --http HOST:PORT
   std::string auth_token;
@@ -71,10 +75,33 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
 
 std::shared_ptr<lscope::SecretStore> g_secrets = std::make_shared<lscope::SecretStore>();
 lscope::mcp::SecretPortal* g_portal = nullptr;
+std::shared_ptr<lscope::IntentRegistry> g_registry;
+lscope::EngineConfig g_config;
+
+std::string homeDir() {
+  const char* h = std::getenv("HOME");
+  return h ? h : "";
+}
+
+// Shipped intents: beside the installed binary (share/lemmascope/intents/core), else the
+// source tree this binary was built from.
+std::string coreIntentsDir() {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    buf[n] = 0;
+    std::filesystem::path installed = std::filesystem::path(buf).parent_path() / ".." / "share" / "lemmascope" / "intents" / "core";
+    std::error_code ec;
+    if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  return std::string(LSCOPE_SOURCE_DIR) + "/intents/core";
+}
 
 lscope::SessionOptions engineOptions(const Options& o) {
   lscope::SessionOptions s;
   s.secrets = g_secrets;
+  s.registry = g_registry;
+  s.config = g_config;
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   return s;
@@ -145,7 +172,7 @@ int serveHttp(BackendFactory* factory, const Options& o) {
   lscope::mcp::ServerConfig config;
   config.version = LSCOPE_VERSION;
   config.engine = engineOptions(o);
-  config.catalog = lscope::mcp::ToolCatalog::build(o.tools).value();
+  config.tools_profile = o.tools;
   config.portal = g_portal;
   lscope::mcp::HttpOptions http;
   auto colon = o.http.rfind(':');
@@ -177,7 +204,12 @@ int serveHttp(BackendFactory* factory, const Options& o) {
 }
 
 int printTools(const Options& o) {
-  auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
+  std::vector<std::shared_ptr<const lscope::IntentEntry>> intents;
+  if (g_registry) {
+    lscope::Session probe(nullptr, engineOptions(o));
+    intents = probe.intents();
+  }
+  auto catalog = lscope::mcp::ToolCatalog::build(o.tools, intents);
   if (!catalog) {
     std::cerr << "lscope: " << catalog.status().message() << "\n";
     return 2;
@@ -211,6 +243,8 @@ int main(int argc, char** argv) {
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
   app.add_option("--secrets", o.secrets_file, "name=value lines; tools take \"secret:name\" instead of a value");
+  app.add_option("--intents", o.intent_dirs, "also load intent definitions from DIR (repeatable)");
+  app.add_option("--config", o.config_file, "engine settings (default ~/.lemmascope/config.yaml)");
   app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
@@ -238,6 +272,22 @@ int main(int argc, char** argv) {
   logger->set_level(spdlog::level::from_str(o.log_level));
   spdlog::set_default_logger(logger);
 
+  // Intents: built-ins, the shipped core set, the user's, and --intents directories.
+  {
+    auto cfg = lscope::loadConfigFile(o.config_file.empty() ? homeDir() + "/.lemmascope/config.yaml" : o.config_file);
+    if (!cfg) {
+      std::cerr << "lscope: " << cfg.status().message() << "\n" << cfg.status().hint() << "\n";
+      return 2;
+    }
+    g_config = *cfg;
+    lscope::IntentRegistry::Sources sources;
+    sources.core_dir = coreIntentsDir();
+    sources.user_dir = homeDir().empty() ? "" : homeDir() + "/.lemmascope/intents";
+    sources.extra_dirs = o.intent_dirs;
+    g_registry = std::make_shared<lscope::IntentRegistry>(sources, lscope::builtinIntents());
+    g_registry->setPriority(g_config.tier_priority);
+    for (const auto& e : g_registry->errors()) spdlog::warn("intent not loaded: {}", e.message());
+  }
   if (tools->parsed()) return printTools(o);
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
   if (!catalog) {
@@ -275,7 +325,7 @@ int main(int argc, char** argv) {
     lscope::mcp::ServerConfig config;
     config.version = LSCOPE_VERSION;
     config.engine = engineOptions(o);
-    config.catalog = *catalog;
+    config.tools_profile = o.tools;
     config.portal = g_portal;
     code = lscope::mcp::serveStdio(config, factory->get(), std::cin, std::cout);
   }

@@ -102,6 +102,30 @@ std::vector<CommandSpec> buildTable() {
                {P{"action", T::kString, false, true, "what to do", {"list", "switch", "close", "new"}},
                 P{"tab", T::kString, false, true, "tab number from the list, or a URL for new"}},
                {"tab"}, false, true, false, true});
+  // --- intents and configuration (intent-engine.md §7, §11.3)
+  t.push_back({"intent", "Run intent", "intent", "Run any intent by name (for clients that never refresh tools).",
+               "intent <name> [<params>]",
+               {P{"name", T::kString, true, true, "intent name"},
+                P{"params", T::kObject, false, true, "its parameters"}},
+               {}, false, true, false, true});
+  t.push_back({"intents", "List intents", "intent", "List intents with their tier and whether they are ready here.",
+               "intents [--session] [--reload] [--clear_session]",
+               {P{"session", T::kBoolean, false, false, "only session intents"},
+                P{"reload", T::kBoolean, false, false, "reload intent files first"},
+                P{"clear_session", T::kBoolean, false, false, "remove every session intent"}},
+               {}, false, false, true, false});
+  t.push_back({"define", "Define intent", "intent", "Register a session intent from a YAML or JSON definition.",
+               "define <definition>",
+               {P{"definition", T::kString, true, true, "the definition (schemas/intent-v1.json)", {}, true}},
+               {}, false, false, false, false});
+  t.push_back({"undefine", "Remove intent", "intent", "Remove a session intent.", "undefine <name>",
+               {P{"name", T::kString, true, true, "intent name"}}, {}, false, false, true, false});
+  t.push_back({"config", "Configuration", "config", "Show, set or reset engine settings (intent-engine.md §11).",
+               "config [show|set|reset] [<key>] [<value>]",
+               {P{"action", T::kString, false, true, "show, set or reset", {"show", "set", "reset"}},
+                P{"key", T::kString, false, true, "setting, e.g. execution.default_timeout"},
+                P{"value", T::kString, false, true, "new value", {}, true}},
+               {}, false, false, true, false});
   // --- waits
   t.push_back({"wait", "Wait", "wait", "Wait for load, network idle, an element, or a URL.",
                "wait load|idle|visible|hidden|exists|gone|enabled|disabled|url [<target|url>] [--timeout 10s]",

@@ -3,6 +3,7 @@
 // and by the MCP layer (tool name, schema, annotations). One source of truth per surface.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@ enum class ParamType {
   kTarget,    // an OIL target: 5, "Sign in", email, css(...), xpath(...), "Edit" near "Row 1"
   kDuration,  // "10s", "500ms", "2m" or a number of milliseconds
   kObject,    // JSON object (fill_form data)
+  kArray,     // JSON array (or comma-separated words in OIL)
 };
 
 struct ParamSpec {
@@ -56,6 +58,9 @@ struct CommandSpec {
 const std::vector<CommandSpec>& commandTable();
 // Looks a command up by name or alias (case-insensitive); nullptr when unknown.
 const CommandSpec* findCommand(const std::string& name);
+
+// Finds commands beyond the table (intents). The parser asks it after the table.
+using CommandLookup = std::function<const CommandSpec*(const std::string& name)>;
 // Command names (and aliases) closest to `word`, best first (for "did you mean").
 std::vector<std::string> nearestCommands(const std::string& word, size_t max = 3);
 // Levenshtein distance, case-insensitive.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <sstream>
 
 #include "engine/commands.h"
 
@@ -301,6 +302,17 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
       }
       return obj;
     }
+    case ParamType::kArray: {
+      json arr = json::parse(t.text, nullptr, false);
+      if (arr.is_array()) return arr;
+      arr = json::array();  // comma-separated words
+      std::string item;
+      std::stringstream ss(t.text);
+      while (std::getline(ss, item, ',')) {
+        if (!item.empty()) arr.push_back(item);
+      }
+      return arr;
+    }
     case ParamType::kBoolean: {
       std::string v = lower(t.text);
       if (v == "true" || v == "yes" || v == "1") return json(true);
@@ -477,7 +489,13 @@ std::string TargetSpec::toString() const {
   return s;
 }
 
-Result<std::optional<Command>> parseLine(const std::string& line) {
+Result<std::optional<Command>> parseLine(const std::string& line, const CommandLookup& lookup) {
+  auto find = [&](const std::string& n) -> const CommandSpec* {
+    if (const CommandSpec* s = findCommand(n)) return s;
+    if (!lookup) return nullptr;
+    std::string l = lower(n);
+    return lookup(l);
+  };
   auto toks = tokenize(line);
   if (!toks) return toks.status();
   if (toks->empty()) return std::optional<Command>();
@@ -490,10 +508,10 @@ Result<std::optional<Command>> parseLine(const std::string& line) {
   const CommandSpec* spec = nullptr;
   // Two-word forms: "accept cookies", "dismiss popups", "scroll to" (intent-language.md Level 3).
   if (toks->size() > 1 && (*toks)[1].kind == Tok::kWord) {
-    spec = findCommand(first.text + "_" + (*toks)[1].text);
+    spec = find(first.text + "_" + (*toks)[1].text);
     if (spec) i = 2;
   }
-  if (!spec) spec = findCommand(first.text);
+  if (!spec) spec = find(first.text);
   if (!spec) {
     auto near = nearestCommands(first.text);
     std::string suggestion;
@@ -521,8 +539,9 @@ Result<TargetSpec> parseTarget(const std::string& text) {
   return spec;
 }
 
-Result<Command> commandFromArgs(const std::string& name, const json& args) {
+Result<Command> commandFromArgs(const std::string& name, const json& args, const CommandLookup& lookup) {
   const CommandSpec* spec = findCommand(name);
+  if (!spec && lookup) spec = lookup(name);
   if (!spec) return Status(codes::kUnknownCommand, "unknown command " + name);
   if (!args.is_null() && !args.is_object()) {
     return Status(codes::kParameterInvalid, "arguments must be an object");
@@ -582,6 +601,10 @@ Result<Command> commandFromArgs(const std::string& name, const json& args) {
       }
       case ParamType::kObject:
         if (!v.is_object()) return bad("an object");
+        cmd.args[p->name] = v;
+        break;
+      case ParamType::kArray:
+        if (!v.is_array()) return bad("an array");
         cmd.args[p->name] = v;
         break;
       case ParamType::kString: {

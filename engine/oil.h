@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/commands.h"
 #include "engine/status.h"
 
 namespace lscope {
@@ -51,7 +52,8 @@ struct ParseError {
 // Parses one OIL line. Blank lines and comments (# ...) yield nullopt with no error.
 // Returns a Status (SYNTAX_ERROR) whose message names the column and whose hint suggests
 // the nearest valid form.
-Result<std::optional<Command>> parseLine(const std::string& line);
+// `lookup` finds commands beyond the table (intents); null: the table only.
+Result<std::optional<Command>> parseLine(const std::string& line, const CommandLookup& lookup = nullptr);
 
 // Parses a target written in OIL syntax ("5", "\"Sign in\"", "Sign in", "email",
 // "css(.btn)", "\"Edit\" near \"Row 1\""). Unquoted words that are not a role or id are text.
@@ -59,7 +61,7 @@ Result<TargetSpec> parseTarget(const std::string& text);
 
 // Builds a Command from named arguments (the MCP path): validates types against the command
 // table, parses the target string, applies the same rules as the OIL parser.
-Result<Command> commandFromArgs(const std::string& name, const json& args);
+Result<Command> commandFromArgs(const std::string& name, const json& args, const CommandLookup& lookup = nullptr);
 
 // Reserved role words (intent-language.md "Reserved Words").
 bool isRoleWord(const std::string& word);

@@ -163,7 +163,7 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     if (!order->empty()) return out;
   }
   if (t.relation == "inside" && anchor.kind == TargetSpec::Kind::kCss && hooks.select) {
-    auto inside = hooks.select(anchor.value + " *", false);
+    auto inside = hooks.select(":is(" + anchor.value + ") *", false);
     if (!inside) return inside.status();
     for (const auto& c : cands) {
       if (std::find(inside->begin(), inside->end(), c.e->id) != inside->end()) out.push_back(c.e);

@@ -6,21 +6,17 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <set>
 #include <sstream>
 
 #include <spdlog/spdlog.h>
 
 #include "engine/commands.h"
+#include "engine/intent_loader.h"
 #include "engine/observation.h"
 #include "engine/secrets.h"
 
 namespace lscope {
-
-struct Session::Ctx {
-  Deadline deadline;
-  const CallContext& call;
-  bool form_action = false;  // the current action may submit a form (set by the action)
-};
 
 namespace {
 
@@ -58,6 +54,18 @@ json elementJson(const Element& e) {
 
 }  // namespace
 
+std::string resolveUrl(const std::string& base, const std::string& url) {
+  auto scheme = base.find("://");
+  if (url.empty() || scheme == std::string::npos) return url;
+  if (url[0] == '/' && url.rfind("//", 0) != 0) {
+    auto path = base.find('/', scheme + 3);
+    return (path == std::string::npos ? base : base.substr(0, path)) + url;
+  }
+  if (url[0] == '?') return base.substr(0, base.find_first_of("?#")) + url;
+  if (url[0] == '#') return base.substr(0, base.find('#')) + url;
+  return url;
+}
+
 std::string normalizeUrl(const std::string& url) {
   if (url.find("://") != std::string::npos || url.rfind("about:", 0) == 0 ||
       url.rfind("data:", 0) == 0 || url.rfind("file:", 0) == 0 || url.rfind("javascript:", 0) == 0) {
@@ -70,7 +78,9 @@ std::string normalizeUrl(const std::string& url) {
 }
 
 Session::Session(BackendFactory* factory, SessionOptions options)
-    : factory_(factory), options_(std::move(options)) {}
+    : factory_(factory), options_(std::move(options)), config_(options_.config) {
+  if (options_.strict) config_.strict_mode = true;
+}
 
 Session::~Session() = default;
 
@@ -210,31 +220,35 @@ int Session::tabNumber(const std::string& tab_id) {
   return static_cast<int>(tab_order_.size());
 }
 
-Result<Resolution> Session::resolve(Ctx& ctx, const TargetSpec& target, const PageScan& page) {
+ResolverHooks Session::hooksFor(Ctx& ctx, const PageScan& page) {
   ResolverHooks hooks;
-  hooks.select = [&](const std::string& selector, bool xpath) -> Result<std::vector<int>> {
+  hooks.select = [this, &ctx, &page](const std::string& selector, bool xpath) -> Result<std::vector<int>> {
     auto r = scannerCall(ctx, {{"cmd", "query"}, {xpath ? "xpath" : "selector", selector}});
     if (!r) return r.status();
     // The scanner answers with its ids of the current map; translate to agent ids.
     std::vector<int> out;
     for (const auto& sid : r->value("ids", json::array())) {
       for (const auto& e : page.elements) {
-        if (e.scanner_id == sid.get<int>()) out.push_back(e.id);
+        if (e.scanner_id == sid.get<int>() && e.frame.empty()) out.push_back(e.id);
       }
     }
     return out;
   };
-  hooks.near = [&](const std::string& text) -> Result<std::vector<int>> {
+  hooks.near = [this, &ctx](const std::string& text) -> Result<std::vector<int>> {
     auto near = scan(ctx, {{"near", text}}, /*remember=*/false);
     if (!near) return near.status();
     std::vector<int> out;
     for (const auto& e : near->elements) out.push_back(e.id);
-    // The scanner's map now holds the near-scan; scan again so ids match `page`.
+    // The scanner's map now holds the near-scan; scan again so ids match the page.
     auto again = scan(ctx);
     if (!again) return again.status();
     return out;
   };
-  return resolveTarget(target, page, hooks, options_.strict);
+  return hooks;
+}
+
+Result<Resolution> Session::resolve(Ctx& ctx, const TargetSpec& target, const PageScan& page) {
+  return resolveTarget(target, page, hooksFor(ctx, page), config_.strict_mode);
 }
 
 Status Session::settle(Ctx& ctx) {
@@ -321,8 +335,53 @@ Response Session::actAndReport(Ctx& ctx, const Command& command,
 
 // --- dispatch ---------------------------------------------------------------------------------
 
+const CommandSpec* Session::specFor(const std::string& name) {
+  if (const CommandSpec* s = findCommand(name)) return s;
+  auto entry = findIntent(name);
+  return entry ? &entry->spec : nullptr;
+}
+
+CommandLookup Session::lookup() {
+  return [this](const std::string& name) -> const CommandSpec* {
+    auto entry = findIntent(name);
+    return entry ? &entry->spec : nullptr;
+  };
+}
+
+std::shared_ptr<const IntentEntry> Session::findIntent(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(intents_mu_);
+  if (options_.registry) return options_.registry->find(name, &session_intents_, config_.tier_priority);
+  auto it = session_intents_.find(name);
+  return it == session_intents_.end() ? nullptr : it->second;
+}
+
+std::vector<std::shared_ptr<const IntentEntry>> Session::intents() const {
+  std::vector<std::shared_ptr<const IntentEntry>> out;
+  std::set<std::string> seen;
+  auto add = [&](const std::string& name) {
+    if (!seen.insert(name).second) return;
+    if (auto e = findIntent(name)) out.push_back(e);
+  };
+  std::vector<std::string> names;
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    for (const auto& [name, e] : session_intents_) names.push_back(name);
+  }
+  if (options_.registry) {
+    for (const auto& e : options_.registry->all()) names.push_back(e->def->name);
+  }
+  for (const auto& n : names) add(n);
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a->def->name < b->def->name; });
+  return out;
+}
+
+uint64_t Session::intentsGeneration() const {
+  std::lock_guard<std::mutex> lock(intents_mu_);
+  return session_generation_ + (options_.registry ? options_.registry->generation() << 20 : 0);
+}
+
 Status Session::resolveSecrets(Command& command, Ctx& ctx) {
-  const CommandSpec* spec = findCommand(command.name);
+  const CommandSpec* spec = specFor(command.name);
   if (!spec) return Status::ok();
   for (const auto& p : spec->params) {
     if (!p.secret_ref || !command.args.contains(p.name) || !command.args[p.name].is_string()) continue;
@@ -382,6 +441,25 @@ Response Session::dispatch(const Command& c, Ctx& ctx) {
   if (n == "clear" || n == "check" || n == "uncheck" || n == "hover" || n == "focus" || n == "select") {
     return doElementCommand(c, ctx);
   }
+  if (n == "intents") return doIntents(c, ctx);
+  if (n == "define") return doDefine(c, ctx);
+  if (n == "undefine") return doUndefine(c, ctx);
+  if (n == "config") return doConfig(c, ctx);
+  if (n == "intent") {
+    // The stable entry to any intent: intent <name> {params}.
+    std::string name = c.args.value("name", "");
+    auto entry = findIntent(name);
+    if (!entry) {
+      return errorResponse(name.empty() ? "intent" : name,
+                           Status(codes::kIntentNotFound, "no intent named \"" + name + "\"", "intents lists them"));
+    }
+    auto inner = commandFromArgs(name, c.args.value("params", json::object()), lookup());
+    if (!inner) return errorResponse(name, inner.status());
+    Status secrets = resolveSecrets(*inner, ctx);
+    if (!secrets) return errorResponse(name, secrets);
+    return runIntent(*inner, ctx, *entry);
+  }
+  if (auto entry = findIntent(n)) return runIntent(c, ctx, *entry);
   return errorResponse(n, Status(codes::kUnknownCommand, "unknown command " + n,
                                  "see the command list: observe, click, type, goto ..."));
 }
@@ -401,7 +479,7 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
     ++line_no;
     start = end == std::string::npos ? script.size() + 1 : end + 1;
     if (context.cancelled()) break;
-    auto parsed = parseLine(line);
+    auto parsed = parseLine(line, lookup());
     if (parsed && parsed->has_value()) {
       // Progress names the command, never its arguments (they may hold secrets).
       context.report(static_cast<double>(out.size() + 1), static_cast<double>(total_lines),
@@ -428,9 +506,14 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
 // --- navigation ----------------------------------------------------------------------------
 
 Response Session::doGoto(const Command& c, Ctx& ctx) {
-  std::string url = normalizeUrl(c.args.value("url", ""));
+  std::string url = c.args.value("url", "");
   auto b = backend(ctx);
   if (!b) return errorResponse("goto", b.status());
+  if (!url.empty() && (url[0] == '/' || url[0] == '?' || url[0] == '#')) {
+    auto here = (*b)->currentUrl(ctx.deadline);
+    if (here) url = resolveUrl(*here, url);
+  }
+  url = normalizeUrl(url);
   ctx.call.report(1, 3, "loading " + url);
   Status nav = (*b)->navigate(url, ctx.deadline);
   if (!nav && nav.code() != codes::kTimeout) {
@@ -443,6 +526,7 @@ Response Session::doGoto(const Command& c, Ctx& ctx) {
   Response r = okResponse("goto", shortUrl(page->url));
   r.body = formatObservation(*page, ObserveFormat{false, options_.observe_max});
   for (auto& l : patternLines(*page)) r.add("patterns", l);
+  addAvailability(*page, r);
   if (!nav) r.add("warnings", nav.message());
   r.data["url"] = page->url;
   r.data["title"] = page->title;
@@ -499,6 +583,7 @@ Response Session::doObserve(const Command& c, Ctx& ctx) {
   r.body = formatObservation(*page, f);
   for (auto& l : patternLines(*page)) r.add("patterns", l);
   for (const auto& m : page->messages) r.add("messages", m.kind + ": " + quote(m.text));
+  addAvailability(*page, r);
   r.data["url"] = page->url;
   r.data["title"] = page->title;
   json els = json::array();
@@ -510,7 +595,9 @@ Response Session::doObserve(const Command& c, Ctx& ctx) {
 
 Response Session::doText(const Command& c, Ctx& ctx) {
   std::string selector = "body";
-  if (c.target) {
+  if (c.target && c.target->kind == TargetSpec::Kind::kCss && !c.target->anchor) {
+    selector = c.target->value;  // any element, not only interactive ones: a result, a heading
+  } else if (c.target) {
     auto page = scan(ctx);
     if (!page) return errorResponse("text", page.status());
     auto res = resolve(ctx, *c.target, *page);
@@ -555,8 +642,113 @@ Response Session::doScreenshot(const Command&, Ctx& ctx) {
 // --- actions --------------------------------------------------------------------------------
 
 // Actions use native ("trusted") input at the scanner's coordinates; when the scanner cannot
-// give a point (old scanner, element covered by something the agent chose to ignore) they fall
-// back to events the scanner dispatches itself, and say so ("synthetic events").
+// give a point (old scanner, --force past a cover) they fall back to events the scanner
+// dispatches itself, and say so ("synthetic events").
+
+void Session::rememberSecret(const std::string& value) {
+  if (!value.empty() && std::find(secrets_.begin(), secrets_.end(), value) == secrets_.end()) {
+    secrets_.push_back(value);
+  }
+}
+
+Result<std::string> Session::clickOn(Ctx& ctx, Backend& be, const Element& el, const ClickOptions& o) {
+  ctx.form_action = ctx.form_action || el.role == "submit" || el.attributes.value("type", "") == "submit";
+  // force: the element itself gets the click even when something covers it, which native
+  // input at its position cannot do (it would hit the cover).
+  auto point = o.force ? Result<Point>(Status(codes::kUnknownCommand, "forced")) : pointOf(ctx, el, "click");
+  if (!point && point.status().code() == codes::kUnknownCommand) {
+    static const char* kNames[] = {"left", "middle", "right"};
+    auto clicked = scannerCall(ctx, {{"cmd", "click"}, {"id", el.scanner_id},
+                                     {"button", kNames[static_cast<int>(o.button)]},
+                                     {"click_count", o.count}, {"force", o.force}}, el.frame);
+    if (!clicked) return clicked.status();
+    return std::string(o.force ? " (forced: synthetic events)" : " (synthetic events)");
+  }
+  if (!point) return point.status();
+  LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, o.button, o.count, 0, ctx.deadline));
+  return std::string();
+}
+
+Result<std::string> Session::typeInto(Ctx& ctx, Backend& be, const Element& el, const std::string& text, bool clear) {
+  if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio") {
+    return Status(codes::kElementNotInteractable,
+                  "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
+                  "type into an input: observe to find it");
+  }
+  if (el.isSensitive()) rememberSecret(text);
+  auto point = pointOf(ctx, el, "type");
+  if (point) {
+    // Focus with a real click, clear through the scanner (native setter: React sees it),
+    // then type with real key events.
+    LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
+    if (clear && el.value && !el.value->empty()) {
+      auto cleared = scannerCall(ctx, {{"cmd", "clear"}, {"id", el.scanner_id}}, el.frame);
+      if (!cleared) return cleared.status();
+    }
+    LSCOPE_RETURN_IF_ERROR(be.insertText(text, ctx.deadline));
+    return std::string();
+  }
+  if (point.status().code() == codes::kUnknownCommand || point.status().code() == codes::kElementNotInteractable) {
+    auto typed = scannerCall(ctx, {{"cmd", "type"}, {"id", el.scanner_id}, {"text", text}, {"clear", clear}}, el.frame);
+    if (!typed) return typed.status();
+    return std::string(" (synthetic events)");
+  }
+  return point.status();
+}
+
+Result<std::string> Session::selectIn(Ctx& ctx, const Element& el, const json& option) {
+  json cmd = {{"cmd", "select"}, {"id", el.scanner_id}};
+  if (option.is_number_integer()) {
+    cmd["index"] = option;
+  } else {
+    cmd["text"] = option.is_string() ? option.get<std::string>() : option.dump();
+  }
+  auto sel = scannerCall(ctx, cmd, el.frame);
+  if (!sel && cmd.contains("text") && sel.status().code() == codes::kElementNotFound) {
+    cmd["value"] = cmd["text"];  // not an option's text: maybe its value
+    cmd.erase("text");
+    auto by_value = scannerCall(ctx, cmd, el.frame);
+    if (by_value) sel = by_value;
+  }
+  if (!sel) return sel.status();
+  return sel->value("text", std::string());
+}
+
+Result<std::string> Session::setChecked(Ctx& ctx, Backend& be, const Element& el, bool want) {
+  if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+  if (!want && el.type == "radio") {
+    return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
+                  "check another option of the group instead");
+  }
+  auto point = pointOf(ctx, el, "click");
+  if (point) {
+    LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
+    auto v = scannerCall(ctx, {{"cmd", "get_value"}, {"id", el.scanner_id}}, el.frame);
+    if (v && v->value("value", json()).is_boolean() && v->value("value", false) == want) return std::string();
+  }
+  auto set = scannerCall(ctx, {{"cmd", want ? "check" : "uncheck"}, {"id", el.scanner_id}}, el.frame);
+  if (!set) return set.status();
+  return std::string(" (synthetic events)");
+}
+
+Status Session::pressCombo(Ctx& ctx, Backend& be, const std::string& combo) {
+  // "Control+Shift+A": every part but the last is a modifier.
+  int modifiers = 0;
+  std::string key = combo;
+  size_t plus;
+  while ((plus = key.find('+')) != std::string::npos && plus + 1 < key.size()) {
+    std::string mod = lower(key.substr(0, plus));
+    if (mod == "control" || mod == "ctrl") modifiers |= kModControl;
+    else if (mod == "shift") modifiers |= kModShift;
+    else if (mod == "alt") modifiers |= kModAlt;
+    else if (mod == "meta" || mod == "cmd" || mod == "command") modifiers |= kModMeta;
+    else return Status(codes::kParameterInvalid, "unknown modifier " + key.substr(0, plus),
+                       "use Control, Shift, Alt or Meta: press Control+A");
+    key = key.substr(plus + 1);
+  }
+  if (lower(key) == "enter") ctx.form_action = true;
+  return be.pressKey(key, modifiers, ctx.deadline);
+}
 
 Response Session::doClick(const Command& c, Ctx& ctx) {
   json target_json;
@@ -565,27 +757,14 @@ Response Session::doClick(const Command& c, Ctx& ctx) {
     if (!res) return res.status();
     const Element& el = *res->element;
     target_json = elementJson(el);
-    ctx.form_action = el.role == "submit" || el.attributes.value("type", "") == "submit";
-    bool force = c.args.value("force", false);
-    MouseButton button = c.args.value("right", false)    ? MouseButton::kRight
-                         : c.args.value("middle", false) ? MouseButton::kMiddle
-                                                         : MouseButton::kLeft;
-    int count = c.args.value("double", false) ? 2 : 1;
-    std::string summary = describe(el) + (res->note.empty() ? "" : " (" + res->note + ")");
-    // --force: the element itself gets the click even when something covers it, which native
-    // input at its position cannot do (it would hit the cover).
-    auto point = force ? Result<Point>(Status(codes::kUnknownCommand, "forced")) : pointOf(ctx, el, "click");
-    if (!point && point.status().code() == codes::kUnknownCommand) {
-      static const char* kNames[] = {"left", "middle", "right"};
-      auto clicked = scannerCall(ctx, {{"cmd", "click"}, {"id", el.scanner_id},
-                                       {"button", kNames[static_cast<int>(button)]},
-                                       {"click_count", count}, {"force", force}}, el.frame);
-      if (!clicked) return clicked.status();
-      return summary + (force ? " (forced: synthetic events)" : " (synthetic events)");
-    }
-    if (!point) return point.status();
-    LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, button, count, 0, ctx.deadline));
-    return summary;
+    ClickOptions o;
+    o.button = c.args.value("right", false) ? MouseButton::kRight
+               : c.args.value("middle", false) ? MouseButton::kMiddle : MouseButton::kLeft;
+    o.count = c.args.value("double", false) ? 2 : 1;
+    o.force = c.args.value("force", false);
+    auto note = clickOn(ctx, be, el, o);
+    if (!note) return note.status();
+    return describe(el) + (res->note.empty() ? "" : " (" + res->note + ")") + *note;
   };
   Response r = actAndReport(ctx, c, act, false);
   if (r.ok()) r.data["target"] = target_json;
@@ -602,41 +781,11 @@ Response Session::doType(const Command& c, Ctx& ctx) {
     if (!res) return res.status();
     const Element& el = *res->element;
     target_json = elementJson(el);
-    if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio") {
-      return Status(codes::kElementNotInteractable,
-                    "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
-                    "type into an input: observe to find it");
-    }
-    bool secret = el.isSensitive();
-    if (secret && std::find(secrets_.begin(), secrets_.end(), text) == secrets_.end()) {
-      secrets_.push_back(text);
-    }
-    std::string shown = secret ? std::string(kMask) : text;
-    std::string how;
-    auto point = pointOf(ctx, el, "type");
-    if (point) {
-      // Focus with a real click, clear through the scanner (native setter: React sees it),
-      // then type with real key events.
-      LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
-      if (!append && el.value && !el.value->empty()) {
-        auto cleared = scannerCall(ctx, {{"cmd", "clear"}, {"id", el.scanner_id}}, el.frame);
-        if (!cleared) return cleared.status();
-      }
-      LSCOPE_RETURN_IF_ERROR(be.insertText(text, ctx.deadline));
-    } else if (point.status().code() == codes::kUnknownCommand ||
-               point.status().code() == codes::kElementNotInteractable) {
-      auto typed = scannerCall(ctx, {{"cmd", "type"}, {"id", el.scanner_id}, {"text", text}, {"clear", !append}},
-                               el.frame);
-      if (!typed) return typed.status();
-      how = " (synthetic events)";
-    } else {
-      return point.status();
-    }
-    if (enter) {
-      ctx.form_action = true;
-      LSCOPE_RETURN_IF_ERROR(be.pressKey("Enter", 0, ctx.deadline));
-    }
-    return describe(el) + " " + quote(shown) + how + (enter ? " + Enter" : "");
+    auto note = typeInto(ctx, be, el, text, !append);
+    if (!note) return note.status();
+    if (enter) LSCOPE_RETURN_IF_ERROR(pressCombo(ctx, be, "Enter"));
+    std::string shown = el.isSensitive() ? std::string(kMask) : text;
+    return describe(el) + " " + quote(shown) + *note + (enter ? " + Enter" : "");
   };
   Response r = actAndReport(ctx, c, act, false);
   if (r.ok()) r.data["target"] = target_json;
@@ -659,41 +808,22 @@ Response Session::doElementCommand(const Command& c, Ctx& ctx) {
       return summary;
     }
     if (n == "check" || n == "uncheck") {
-      bool want = n == "check";
-      if (el.checked && *el.checked == want) return summary + " (already " + (want ? "checked" : "unchecked") + ")";
-      if (n == "uncheck" && el.type == "radio") {
-        return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
-                      "check another option of the group instead");
-      }
-      auto point = pointOf(ctx, el, "click");
-      if (point) {
-        LSCOPE_RETURN_IF_ERROR(be.mouseClick(*point, MouseButton::kLeft, 1, 0, ctx.deadline));
-        auto v = scannerCall(ctx, {{"cmd", "get_value"}, {"id", el.scanner_id}}, el.frame);
-        if (v && v->value("value", json()).is_boolean() && v->value("value", false) == want) return summary;
-      }
-      auto set = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}}, el.frame);
-      if (!set) return set.status();
-      return summary + " (synthetic events)";
+      auto note = setChecked(ctx, be, el, n == "check");
+      if (!note) return note.status();
+      return summary + *note;
     }
     if (n == "select") {
-      json cmd = {{"cmd", "select"}, {"id", el.scanner_id}};
-      std::string option = c.args.value("option", "");
+      json option;
       if (c.args.contains("index")) {
-        cmd["index"] = c.args["index"];
-      } else if (option.empty()) {
+        option = c.args["index"];
+      } else if (c.args.value("option", "").empty()) {
         return Status(codes::kParameterMissing, "select needs an option", "select <target> \"Option text\"");
       } else {
-        cmd["text"] = option;
+        option = c.args["option"];
       }
-      auto sel = scannerCall(ctx, cmd, el.frame);
-      if (!sel && !c.args.contains("index") && sel.status().code() == codes::kElementNotFound) {
-        cmd.erase("text");
-        cmd["value"] = option;  // not an option's text: maybe its value
-        auto by_value = scannerCall(ctx, cmd, el.frame);
-        if (by_value) sel = by_value;
-      }
-      if (!sel) return sel.status();
-      return summary + " ← " + quote(sel->value("text", option));
+      auto chosen = selectIn(ctx, el, option);
+      if (!chosen) return chosen.status();
+      return summary + " ← " + quote(*chosen);
     }
     // clear, focus
     auto done = scannerCall(ctx, {{"cmd", n}, {"id", el.scanner_id}}, el.frame);
@@ -794,24 +924,10 @@ Response Session::doTabs(const Command& c, Ctx& ctx) {
 Response Session::doPress(const Command& c, Ctx& ctx) {
   std::string combo = c.args.value("key", "");
   auto act = [&](Backend& be, const PageScan&) -> Result<std::string> {
-    // "Control+Shift+A": every part but the last is a modifier.
-    int modifiers = 0;
-    std::string key = combo;
-    size_t plus;
-    while ((plus = key.find('+')) != std::string::npos && plus + 1 < key.size()) {
-      std::string mod = lower(key.substr(0, plus));
-      if (mod == "control" || mod == "ctrl") modifiers |= kModControl;
-      else if (mod == "shift") modifiers |= kModShift;
-      else if (mod == "alt") modifiers |= kModAlt;
-      else if (mod == "meta" || mod == "cmd" || mod == "command") modifiers |= kModMeta;
-      else return Status(codes::kParameterInvalid, "unknown modifier " + key.substr(0, plus),
-                         "use Control, Shift, Alt or Meta: press Control+A");
-      key = key.substr(plus + 1);
-    }
-    LSCOPE_RETURN_IF_ERROR(be.pressKey(key, modifiers, ctx.deadline));
+    LSCOPE_RETURN_IF_ERROR(pressCombo(ctx, be, combo));
     return combo;
   };
-  return actAndReport(ctx, c, act, lower(combo) == "enter");
+  return actAndReport(ctx, c, act, false);
 }
 
 Response Session::doScroll(const Command& c, Ctx& ctx) {
@@ -939,6 +1055,230 @@ Response Session::doWait(const Command& c, Ctx& ctx) {
   }
   if (!s) return errorResponse("wait", s);
   return okResponse("wait", cond + " " + c.target->toString() + " (" + waited() + ")");
+}
+
+}  // namespace lscope
+
+namespace lscope {
+
+// --- intents, definitions, configuration (intent-engine.md §6, §7, §11) ----------------------
+
+namespace {
+
+// The OIL form of an intent without its options: "login <username> <password>".
+std::string shortUsage(const CommandSpec& spec) {
+  std::string u = spec.name;
+  for (const auto& p : spec.params) {
+    if (p.positional) u += " <" + p.name + ">";
+  }
+  return u;
+}
+
+bool globMatch(const std::string& pattern, const std::string& text) {
+  // '*' matches any run of characters; everything else literally.
+  size_t p = 0, t = 0, star = std::string::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == text[t])) {
+      ++p;
+      ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      mark = t;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+bool hasText(const PageScan& page, std::initializer_list<const char*> words) {
+  for (const auto& e : page.elements) {
+    std::string t = normalizeText(e.text);
+    for (const char* w : words) {
+      if (t == w || (t.size() < 30 && t.find(w) != std::string::npos)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+// Whether an intent can run on this page, and if not, what it needs (§6.1). Empty: no opinion.
+static std::string readiness(const IntentDef& def, const PageScan& page) {
+  auto has = [&](const char* p) { return page.pattern(p) != nullptr; };
+  if (def.tier == "builtin") {
+    const std::string& n = def.name;
+    if (n == "login") {
+      bool password = false;
+      for (const auto& e : page.elements) password = password || e.role == "password";
+      return has("login_form") || password ? "ready" : "";
+    }
+    if (n == "logout") return hasText(page, {"log out", "logout", "sign out", "signout"}) ? "ready" : "";
+    if (n == "search") {
+      bool box = false;
+      for (const auto& e : page.elements) box = box || e.role == "search";
+      return has("search_form") || box ? "ready" : "";
+    }
+    if (n == "accept_cookies") return has("cookie_banner") ? "ready" : "";
+    if (n == "dismiss_popups") {
+      return has("modal_dialog") || has("overlay") || has("notification_toast") || has("promo_popup") ? "ready" : "";
+    }
+    if (n == "fill_form") {
+      int fields = 0;
+      for (const auto& e : page.elements) fields += (e.type == "input" || e.type == "select" || e.type == "textarea") ? 1 : 0;
+      return fields >= 2 ? "ready" : "";
+    }
+    if (n == "submit_form") {
+      for (const auto& e : page.elements) {
+        if (e.role == "submit") return "ready";
+      }
+      return "";
+    }
+    return "";
+  }
+  bool any = false;
+  for (const auto& p : def.trigger_patterns) {
+    any = true;
+    if (!page.pattern(p)) return "needs " + p;
+  }
+  for (const auto& u : def.trigger_urls) {
+    any = true;
+    if (!globMatch(u, page.url) && !globMatch(u, shortUrl(page.url))) return "";
+  }
+  return any ? "ready" : "";
+}
+
+void Session::addAvailability(const PageScan& page, Response& r) {
+  for (const auto& e : intents()) {
+    std::string state = readiness(*e->def, page);
+    if (state == "ready") r.add("available intents", "- " + shortUsage(e->spec) + ": ready");
+  }
+  if (page.pattern("cookie_banner")) r.add("suggested", "accept_cookies  # a consent banner is open");
+  if (page.pattern("modal_dialog") || page.pattern("promo_popup") || page.pattern("overlay")) {
+    r.add("suggested", "dismiss_popups  # a popup covers the page");
+  }
+}
+
+Response Session::doIntents(const Command& c, Ctx& ctx) {
+  (void)ctx;
+  if (c.args.value("reload", false) && options_.registry) options_.registry->reload();
+  std::vector<std::shared_ptr<const IntentEntry>> all;
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    if (c.args.value("clear_session", false)) {
+      session_intents_.clear();
+      ++session_generation_;
+    }
+    for (const auto& [name, e] : session_intents_) all.push_back(e);
+  }
+  bool only_session = c.args.value("session", false);
+  Response r = okResponse("intents");
+  json list = json::array();
+  if (!only_session && options_.registry) {
+    for (const auto& e : options_.registry->all()) all.push_back(e);
+  }
+  for (const auto& e : all) {
+    auto winner = findIntent(e->def->name);
+    bool wins = winner && winner->def.get() == e->def.get();
+    std::string state = last_ ? readiness(*e->def, *last_) : "";
+    std::string line = "- " + shortUsage(e->spec) + " (" + e->def->tier + ")";
+    if (!wins) line += " overridden";
+    if (wins && !state.empty()) line += ": " + state;
+    r.body += line + "\n";
+    list.push_back({{"name", e->def->name}, {"tier", e->def->tier}, {"active", wins}, {"state", state}});
+  }
+  if (options_.registry) {
+    for (const auto& err : options_.registry->errors()) r.add("errors", err.message());
+  }
+  r.data["intents"] = list;
+  return r;
+}
+
+Response Session::doDefine(const Command& c, Ctx& ctx) {
+  (void)ctx;
+  LoadOptions o;
+  o.tier = "session";
+  o.trusted = false;  // agent-defined: no execute steps (§13.2)
+  auto def = parseIntent(c.args.value("definition", ""), "definition", o);
+  if (!def) return errorResponse("define", def.status());
+  if (findCommand(def->name)) {
+    return errorResponse("define", Status(codes::kDefinitionInvalid,
+                                          "\"" + def->name + "\" is a command; pick another name"));
+  }
+  std::string name = def->name;
+  auto entry = makeEntry(std::move(def.value()));
+  bool replaced;
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    replaced = session_intents_.count(name) > 0;
+    session_intents_[name] = entry;
+    ++session_generation_;
+  }
+  Response r = okResponse("define", name);
+  r.add("registered", "Intent '" + name + "' " + (replaced ? "replaced" : "available") + " for this session.");
+  r.add("usage", entry->spec.usage);
+  r.data["name"] = name;
+  return r;
+}
+
+Response Session::doUndefine(const Command& c, Ctx& ctx) {
+  (void)ctx;
+  std::string name = c.args.value("name", "");
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    if (!session_intents_.erase(name)) {
+      return errorResponse("undefine", Status(codes::kIntentNotFound, "no session intent named \"" + name + "\"",
+                                              "intents --session lists them"));
+    }
+    ++session_generation_;
+  }
+  return okResponse("undefine", name);
+}
+
+Response Session::doConfig(const Command& c, Ctx& ctx) {
+  (void)ctx;
+  std::string action = c.args.value("action", "show");
+  std::string key = c.args.value("key", "");
+  if (action == "set") {
+    if (key.empty() || !c.args.contains("value")) {
+      return errorResponse("config", Status(codes::kParameterMissing, "config set needs a key and a value",
+                                            "config set execution.default_timeout 60s"));
+    }
+    Status s = config_.set(key, c.args["value"].get<std::string>());
+    if (!s) return errorResponse("config", s);
+  } else if (action == "reset") {
+    Status s = config_.reset(key);
+    if (!s) return errorResponse("config", s);
+  }
+  json shown = config_.toJson();
+  if (action == "show" && !key.empty()) {
+    std::string k = key.rfind("intent_engine", 0) == 0 ? key : "intent_engine." + key;
+    json cur = shown;
+    std::stringstream ss(k);
+    for (std::string part; std::getline(ss, part, '.');) {
+      if (!cur.is_object() || !cur.contains(part)) {
+        return errorResponse("config", Status(codes::kParameterInvalid, "unknown setting \"" + key + "\""));
+      }
+      cur = cur[part];
+    }
+    shown = {{k, cur}};
+  }
+  Response r = okResponse("config", action == "show" ? "" : action + (key.empty() ? "" : " " + key));
+  // Flat "key: value" lines: compact and readable.
+  std::function<void(const json&, const std::string&)> flat = [&](const json& j, const std::string& prefix) {
+    if (j.is_object()) {
+      for (auto it = j.begin(); it != j.end(); ++it) flat(*it, prefix.empty() ? it.key() : prefix + "." + it.key());
+    } else {
+      r.body += prefix + ": " + (j.is_string() ? j.get<std::string>() : j.dump()) + "\n";
+    }
+  };
+  flat(shown, "");
+  r.data["config"] = config_.toJson();
+  return r;
 }
 
 }  // namespace lscope

@@ -21,7 +21,7 @@ json toolResult(const std::vector<Response>& responses, bool structured) {
   bool failed = false;
   for (const auto& r : responses) {
     text += (text.empty() ? "" : "\n") + formatResponse(r);
-    failed = failed || r.kind == Response::Kind::kError;
+    failed = failed || r.kind != Response::Kind::kOk;  // partial results are not a success either
   }
   content.push_back({{"type", "text"}, {"text", text}});
   for (const auto& r : responses) {
@@ -50,10 +50,10 @@ const std::vector<std::string>& supportedProtocolVersions() {
 
 McpSession::McpSession(const ServerConfig& config, BackendFactory* factory, Outbox* outbox)
     : config_(config),
-      catalog_(config.catalog ? config.catalog : ToolCatalog::build("default").value()),
       outbox_(outbox),
       engine_(factory, config.engine),
       protocol_version_(supportedProtocolVersions().front()) {
+  announced_generation_ = engine_.intentsGeneration();
   worker_ = std::thread([this] { workerLoop(); });
 }
 
@@ -139,11 +139,12 @@ std::optional<json> McpSession::handleRequest(const json& msg) {
         return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
       }
       offset = std::stoul(cursor.substr(6));
-      if (offset > catalog_->listed().size()) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
-    }
+      }
+    auto cat = catalog();
+    if (offset > cat->listed().size()) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
     std::string version = protocolVersion();
     json tools = json::array();
-    const auto& listed = catalog_->listed();
+    const auto& listed = cat->listed();
     size_t end = std::min(listed.size(), offset + std::max<size_t>(config_.tools_page_size, 1));
     for (size_t i = offset; i < end; ++i) tools.push_back(toolJson(listed[i], version));
     json result = {{"tools", tools}};
@@ -219,7 +220,7 @@ std::optional<json> McpSession::callTool(const json& id, const json& params) {
     return makeError(id, kInvalidParams, "Invalid params: tools/call needs a \"name\" string");
   }
   std::string name = params["name"].get<std::string>();
-  if (!catalog_->find(name)) return makeError(id, kInvalidParams, "Unknown tool: " + name);
+  if (!catalog()->find(name)) return makeError(id, kInvalidParams, "Unknown tool: " + name);
   json arguments = params.contains("arguments") ? params["arguments"] : json::object();
   if (!arguments.is_object()) {
     return makeError(id, kInvalidParams, "Invalid params: \"arguments\" must be an object");
@@ -256,6 +257,7 @@ void McpSession::workerLoop() {
       reply = makeError(job.id, kInternalError, std::string("Internal error: ") + e.what());
     }
     if (!job.cancel->cancelled()) outbox_->send(reply, job.id);  // a cancelled request gets no response
+    announceToolChanges();
     outbox_->finished(job.id);
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -286,7 +288,9 @@ json McpSession::runJob(const Job& job) {
     ctx.elicit_secret = [this, &job](const std::string& name) { return elicitSecret(job, name); };
   }
   bool structured = protocolVersion() >= "2025-06-18";
-  const ToolDef* tool = catalog_->find(job.tool);
+  auto cat = catalog();
+  const ToolDef* tool = cat->find(job.tool);
+  if (!tool) return toolResult({errorResponse(job.tool, Status(codes::kIntentNotFound, "no tool " + job.tool + " any more"))}, structured);
   if (tool->command.empty()) {  // run
     if (!job.arguments.contains("script") || !job.arguments["script"].is_string()) {
       Response r = errorResponse("run", Status(codes::kParameterInvalid, "'script' must be a string of OIL lines",
@@ -295,7 +299,7 @@ json McpSession::runJob(const Job& job) {
     }
     return toolResult(engine_.runScript(job.arguments["script"].get<std::string>(), ctx, true), structured);
   }
-  auto command = commandFromArgs(tool->command, job.arguments);
+  auto command = commandFromArgs(tool->command, job.arguments, engine_.lookup());
   if (!command) {
     Response r = errorResponse(job.tool, command.status());
     return toolResult({r}, structured);
@@ -308,6 +312,30 @@ void McpSession::sendProgress(const Job& job, double progress, double total, con
   if (total > 0) p["total"] = total;
   if (!message.empty() && protocolVersion() >= "2025-03-26") p["message"] = message;
   outbox_->send(makeNotification("notifications/progress", p), job.id);
+}
+
+std::shared_ptr<const ToolCatalog> McpSession::catalog() {
+  // The engine's intents change only on the worker thread (define, reload); reading their
+  // generation here is safe because tool calls run one at a time.
+  std::lock_guard<std::mutex> lock(catalog_mu_);
+  uint64_t gen = engine_.intentsGeneration();
+  if (!catalog_ || gen != catalog_generation_) {
+    auto built = ToolCatalog::build(config_.tools_profile, engine_.intents());
+    catalog_ = built ? *built : ToolCatalog::build("default", engine_.intents()).value();
+    catalog_generation_ = gen;
+  }
+  return catalog_;
+}
+
+void McpSession::announceToolChanges() {
+  uint64_t gen = engine_.intentsGeneration();
+  {
+    std::lock_guard<std::mutex> lock(catalog_mu_);
+    if (gen == announced_generation_) return;
+    announced_generation_ = gen;
+  }
+  // MCP "Tools": servers that declared listChanged tell clients when the list changes.
+  outbox_->send(makeNotification("notifications/tools/list_changed", nullptr), nullptr);
 }
 
 bool McpSession::clientSupportsUrlElicitation() const {

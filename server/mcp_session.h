@@ -44,7 +44,7 @@ struct ServerConfig {
   std::string name = "lemmascope";
   std::string version;
   SessionOptions engine;
-  std::shared_ptr<const ToolCatalog> catalog;  // null: the default profile
+  std::string tools_profile = "default";  // --tools; the catalog follows the session's intents
   size_t tools_page_size = 100;  // tools/list page size (opaque cursors beyond it)
   class SecretPortal* portal = nullptr;  // for URL-mode elicitation of secrets; may be null
   Millis elicitation_timeout{10 * 60 * 1000};  // how long a user has to enter a secret
@@ -93,8 +93,12 @@ class McpSession {
   bool clientSupportsUrlElicitation() const;
   void sendProgress(const Job& job, double progress, double total, const std::string& message);
 
+  // The tool catalog for the session's current intents; rebuilt when they change.
+  std::shared_ptr<const ToolCatalog> catalog();
+  // After a call that may have changed the intents: notifications/tools/list_changed.
+  void announceToolChanges();
+
   const ServerConfig& config_;
-  std::shared_ptr<const ToolCatalog> catalog_;
   Outbox* outbox_;
   Session engine_;
 
@@ -108,6 +112,10 @@ class McpSession {
   std::deque<Job> queue_;
   std::map<std::string, std::shared_ptr<CancelFlag>> running_;  // id.dump() -> flag
   std::map<std::string, std::shared_ptr<std::promise<json>>> outgoing_;  // our requests by id
+  std::mutex catalog_mu_;
+  std::shared_ptr<const ToolCatalog> catalog_;
+  uint64_t catalog_generation_ = ~uint64_t(0);
+  uint64_t announced_generation_ = ~uint64_t(0);
   int next_request_ = 0;
   bool busy_ = false;
   bool stopping_ = false;

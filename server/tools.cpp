@@ -12,7 +12,7 @@ namespace {
 // Commands listed as tools by default. The rest (back, forward, refresh, url, title, clear,
 // uncheck, hover, focus) are one `run` line away.
 const char* kDefaultProfile[] = {"goto", "observe", "click", "type", "select", "check", "press",
-                                 "scroll", "wait", "text", "screenshot", "tabs", "upload"};
+                                 "scroll", "wait", "text", "screenshot", "tabs", "upload", "intent"};
 
 json paramSchema(const ParamSpec& p) {
   json s;
@@ -24,6 +24,7 @@ json paramSchema(const ParamSpec& p) {
     case ParamType::kTarget: s = {{"type", {"integer", "string"}}}; break;
     case ParamType::kDuration: s = {{"type", {"string", "integer"}}}; break;
     case ParamType::kObject: s = {{"type", "object"}}; break;
+    case ParamType::kArray: s = {{"type", "array"}}; break;
   }
   if (!p.choices.empty()) s["enum"] = p.choices;
   if (!p.description.empty()) s["description"] = p.description;
@@ -49,20 +50,31 @@ json annotationsFor(bool read_only, bool destructive, bool idempotent, bool open
   return a;
 }
 
-std::vector<ToolDef> buildAll() {
+ToolDef toolFor(const CommandSpec& c, bool in_default) {
+  ToolDef t;
+  t.name = c.name;
+  t.title = c.title;
+  t.description = c.summary;
+  t.input_schema = inputSchemaFor(c);
+  t.output_schema = outputSchema();
+  t.annotations = annotationsFor(c.read_only, c.destructive, c.idempotent, c.open_world);
+  t.command = c.name;
+  t.in_default_profile = in_default;
+  return t;
+}
+
+std::vector<ToolDef> buildAll(const std::vector<std::shared_ptr<const IntentEntry>>& intents) {
   std::vector<ToolDef> tools;
+  // Intents first: they do the most per call. Core (shipped YAML) intents are reached through
+  // `intent` by default; built-in, user and session intents are tools of their own.
+  for (const auto& e : intents) {
+    if (findCommand(e->def->name)) continue;  // a command of the same name wins
+    tools.push_back(toolFor(e->spec, e->def->tier != "core" && e->def->tier != "pack"));
+  }
   for (const auto& c : commandTable()) {
-    ToolDef t;
-    t.name = c.name;
-    t.title = c.title;
-    t.description = c.summary;
-    t.input_schema = inputSchemaFor(c);
-    t.output_schema = outputSchema();
-    t.annotations = annotationsFor(c.read_only, c.destructive, c.idempotent, c.open_world);
-    t.command = c.name;
-    t.in_default_profile = std::find_if(std::begin(kDefaultProfile), std::end(kDefaultProfile),
-                                        [&](const char* n) { return c.name == n; }) != std::end(kDefaultProfile);
-    tools.push_back(std::move(t));
+    bool in_default = std::find_if(std::begin(kDefaultProfile), std::end(kDefaultProfile),
+                                   [&](const char* n) { return c.name == n; }) != std::end(kDefaultProfile);
+    tools.push_back(toolFor(c, in_default));
   }
   ToolDef run;
   run.name = "run";
@@ -95,9 +107,10 @@ json inputSchemaFor(const CommandSpec& spec) {
   return s;
 }
 
-Result<std::shared_ptr<const ToolCatalog>> ToolCatalog::build(const std::string& profile) {
+Result<std::shared_ptr<const ToolCatalog>> ToolCatalog::build(
+    const std::string& profile, const std::vector<std::shared_ptr<const IntentEntry>>& intents) {
   auto catalog = std::make_shared<ToolCatalog>();
-  catalog->all_ = buildAll();
+  catalog->all_ = buildAll(intents);
   if (profile == "all") {
     catalog->listed_ = catalog->all_;
   } else if (profile.empty() || profile == "default") {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/commands.h"
+#include "engine/intents.h"
 #include "engine/status.h"
 
 namespace lscope::mcp {
@@ -29,9 +30,12 @@ struct ToolDef {
 // The tools a server offers. Immutable once built; shared between sessions.
 class ToolCatalog {
  public:
-  // profile: "default" (the tools agents use most; the rest stay reachable through `run`),
-  // "all", or a comma-separated list of tool names.
-  static Result<std::shared_ptr<const ToolCatalog>> build(const std::string& profile = "default");
+  // profile: "default" (the commands agents use most, the built-in, user and session
+  // intents; the rest stay reachable through `run` and `intent`), "all", or a comma-separated
+  // list of tool names. `intents` are the intents the session can run.
+  static Result<std::shared_ptr<const ToolCatalog>> build(
+      const std::string& profile = "default",
+      const std::vector<std::shared_ptr<const IntentEntry>>& intents = {});
 
   const std::vector<ToolDef>& listed() const { return listed_; }
   // Any tool of the full catalog, listed or not (a client may call what it knows of).

@@ -150,7 +150,17 @@ describe('Streamable HTTP with the official client', () => {
         hover: { target: 'Email' }, focus: { target: 'Email' }, scroll: { direction: 'down' },
         upload: { target: 'Email', path: '/etc/hostname' }, tabs: {}, wait: { condition: 'load' },
         run: { script: 'url\ntitle' },
+        intent: { name: 'scroll_to', params: { target: 'Email' } }, intents: {}, config: {},
+        define: { definition: 'intent: probe\nversion: 1\nsteps: [{ action: observe }]' }, undefine: { name: 'probe' },
+        login: { username: 'a@b.c', password: 'x', no_submit: true }, logout: { wait: '200ms' },
+        search: { query: 'x', wait: '200ms' }, accept_cookies: { wait: '100ms' }, dismiss_popups: {},
+        fill_form: { data: { first_name: 'Ada' } }, submit_form: { wait: '500ms' }, scroll_to: { target: 'Email' },
       };
+      // Shipped YAML intents take their defaults; a failure still answers with the envelope.
+      for (const t of tools) {
+        if (!args[t.name] && !(t.inputSchema.required || []).length) args[t.name] = {};
+        if (!args[t.name] && t.name === 'search_and_open_first') args[t.name] = { query: 'x', timeout: '2s' };
+      }
       await client.callTool({ name: 'goto', arguments: args.goto });
       for (const tool of tools) {
         assert.ok(tool.outputSchema, `${tool.name} has an outputSchema`);
@@ -159,7 +169,7 @@ describe('Streamable HTTP with the official client', () => {
         const r = await client.callTool({ name: tool.name, arguments: args[tool.name] });
         assert.ok(r.structuredContent, `${tool.name} returns structuredContent`);
         assert.ok(validate(r.structuredContent), `${tool.name}: ${ajv.errorsText(validate.errors)}`);
-        if (tool.name === 'back') await client.callTool({ name: 'goto', arguments: args.goto });
+        await client.callTool({ name: 'goto', arguments: args.goto });
       }
     } finally {
       await transport.terminateSession();

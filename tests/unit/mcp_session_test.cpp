@@ -152,7 +152,7 @@ TEST_CASE("tool profiles: default lists the common tools, every tool stays calla
 
 TEST_CASE("tools/list pages with opaque cursors") {
   ServerConfig config;
-  config.catalog = ToolCatalog::build("all").value();
+  config.tools_profile = "all";
   config.tools_page_size = 5;
   lscope::testing::StubFactory factory(loginScan());
   QueueOutbox outbox;
@@ -170,7 +170,7 @@ TEST_CASE("tools/list pages with opaque cursors") {
     if (!r.contains("nextCursor")) break;
     cursor = r["nextCursor"];
   }
-  CHECK(seen.size() == config.catalog->listed().size());
+  CHECK(seen.size() == ToolCatalog::build("all").value()->listed().size());
   auto bad = session.handle({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}, {"params", {{"cursor", "bogus"}}}});
   CHECK((*bad)["error"]["code"] == -32602);
 }

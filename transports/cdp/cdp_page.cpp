@@ -3,6 +3,7 @@
 #include "transports/cdp/cdp_page.h"
 
 #include <filesystem>
+#include <set>
 
 #include <spdlog/spdlog.h>
 
@@ -211,6 +212,13 @@ Status CdpPage::reload(Deadline deadline) {
 }
 
 Result<std::string> CdpPage::currentUrl(Deadline deadline) {
+  {
+    // The URL the last frameNavigated/navigatedWithinDocument reported: always there, even in
+    // the moment after a navigation when history calls answer "Not attached to an active page".
+    std::lock_guard<std::mutex> lock(mu_);
+    Target* t = activeTarget();
+    if (t && !t->url.empty()) return t->url;
+  }
   auto h = call("Page.getNavigationHistory", json::object(), deadline);
   if (!h) return h.status();
   return (*h)["entries"][(*h)["currentIndex"].get<int>()].value("url", std::string());
@@ -302,13 +310,15 @@ Status CdpPage::locateFrame(const std::string& frame_id, std::string& session, s
 }
 
 Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::string& expression,
-                                      bool by_value, Deadline deadline) {
+                                      bool by_value, Deadline deadline, bool retry) {
   for (int attempt = 0;; ++attempt) {
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
     auto context = scannerWorld(session, frame, deadline);
+    bool dispatched = false;
     Result<json> reply = context.status();
     if (context) {
+      dispatched = true;
       reply = conn_->send("Runtime.evaluate",
                           {{"expression", expression},
                            {"contextId", *context},
@@ -317,13 +327,16 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                           session, deadline);
     }
     if (!reply) {
-      // The document changed under us (navigation): forget the world and inject again.
-      if (reply.status().code() == "CONTEXT_LOST" && attempt < 3) {
+      if (reply.status().code() != "CONTEXT_LOST") return reply.status();
+      // The document changed under us (navigation): forget the world. A command that had not
+      // run yet, or is safe to repeat, runs again in the new document.
+      {
         std::lock_guard<std::mutex> lock(mu_);
         if (Target* t = targetBySession(session)) t->worlds.erase(frame);
-        continue;
       }
-      return reply.status();
+      if ((!dispatched || retry) && attempt < 3) continue;
+      return Status(codes::kNavigationError, "the page navigated while the command ran",
+                    "observe the new page");
     }
     if (reply->contains("exceptionDetails")) return exceptionStatus(*reply, "scanner");
     return reply;
@@ -333,7 +346,11 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
 Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
   std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
                      command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
-  auto reply = evaluateInWorld(frame_id, expr, true, deadline);
+  // Reading commands are safe to repeat in a new document; actions and waits are not.
+  static const std::set<std::string> kRepeatable = {"scan", "point", "get_text", "get_value", "exists",
+                                                    "query", "version"};
+  bool repeatable = kRepeatable.count(command.value("cmd", "")) > 0;
+  auto reply = evaluateInWorld(frame_id, expr, true, deadline, repeatable);
   if (!reply) return reply.status();
   const json& value = (*reply)["result"]["value"];
   if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");

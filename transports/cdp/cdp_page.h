@@ -82,8 +82,10 @@ class CdpPage final : public Backend {
   // The session and frame id the scanner runs in for `frame_id` ("" = the active tab's page).
   Status locateFrame(const std::string& frame_id, std::string& session, std::string& frame);
   // Evaluates `expression` in the frame's scanner world, injecting the scanner if needed.
+  // When the document goes away meanwhile, `retry` evaluates again in the new one (only for
+  // expressions that are safe to repeat); otherwise the result is NAVIGATION_ERROR.
   Result<json> evaluateInWorld(const std::string& frame_id, const std::string& expression,
-                               bool by_value, Deadline deadline);
+                               bool by_value, Deadline deadline, bool retry = true);
   void finishDownload(const json& params);  // REQUIRES: mu_ held
   Result<json> call(const std::string& method, const json& params, Deadline deadline);
   Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
