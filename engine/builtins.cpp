@@ -47,27 +47,27 @@ std::vector<IntentDef> builtinIntents() {
                       {param("username", "string", true, nullptr, "username or email"),
                        param("password", "string", true, nullptr, "password, or secret:NAME", true),
                        param("no_submit", "boolean", false, false, "fill in, do not submit"),
-                       param("wait", "string", false, "10s", "wait for the result")}));
+                       param("wait", "string", false, "10s", "")}));
   b.push_back(builtin("logout", "Sign out (finds the control, opening an account menu if needed).",
-                      {param("wait", "string", false, "10s", "wait for the result")}));
+                      {param("wait", "string", false, "10s", "")}));
   b.push_back(builtin("search", "Search the site for a query and wait for results.",
-                      {param("query", "string", true, nullptr, "search terms"),
+                      {param("query", "string", true, nullptr, ""),
                        param("submit", "string", false, "auto", "enter, click or auto", false, {"enter", "click", "auto"}),
-                       param("wait", "string", false, "5s", "wait for results")}));
+                       param("wait", "string", false, "5s", "")}));
   b.push_back(builtin("accept_cookies", "Accept (or --reject) a cookie consent banner.",
-                      {param("reject", "boolean", false, false, "click reject instead"),
-                       param("wait", "string", false, "2s", "wait for a banner to appear")}));
+                      {param("reject", "boolean", false, false, ""),
+                       param("wait", "string", false, "2s", "for a late banner")}));
   b.push_back(builtin("dismiss_popups", "Close modals, overlays, toasts and banners until none remain.",
-                      {param("all", "boolean", false, true, "all popups, not just the top one"),
-                       param("type", "string", false, nullptr, "only this kind", false,
+                      {param("all", "boolean", false, true, "not just the top one"),
+                       param("type", "string", false, nullptr, "", false,
                              {"modal", "overlay", "toast", "banner"})}));
   b.push_back(builtin("fill_form", "Fill a form's fields from {field: value} (text, selects, checkboxes, radios).",
-                      {param("data", "object", true, nullptr, "field name or label -> value"),
-                       param("pattern", "string", false, nullptr, "form pattern to fill"),
+                      {param("data", "object", true, nullptr, "{field: value}"),
+                       param("pattern", "string", false, nullptr, ""),
                        param("partial", "boolean", false, false, "some fields may be missing")}));
   b.push_back(builtin("submit_form", "Submit the current form and report the outcome.",
-                      {param("pattern", "string", false, nullptr, "form pattern to submit"),
-                       param("wait", "string", false, "10s", "wait for the result")}));
+                      {param("pattern", "string", false, nullptr, ""),
+                       param("wait", "string", false, "10s", "")}));
   b.push_back(builtin("scroll_to", "Scroll an element into view.",
                       {param("target", "string", true, nullptr, "id, \"text\", role or css(…)")}));
   return b;

@@ -22,7 +22,7 @@ std::vector<CommandSpec> buildTable() {
   // --- navigation
   t.push_back({"goto", "Go to URL", "navigation", "Load a URL in the current tab and observe it.",
                "goto <url>",
-               {P{"url", T::kString, true, true, "URL; scheme optional (example.com)"}},
+               {P{"url", T::kString, true, true, ""}},
                {"navigate", "open"}, false, false, true, true});
   t.push_back({"back", "Go back", "navigation", "Go back in history.", "back", {}, {}, false, false,
                false, true});
@@ -36,12 +36,12 @@ std::vector<CommandSpec> buildTable() {
   t.push_back({"observe", "Observe page", "observation",
                "List the page's interactive elements with ids, patterns and available intents.",
                "observe [--full] [--near <text>] [--within <css>] [--viewport] [--max <n>]",
-               {P{"full", T::kBoolean, false, false, "add selectors and positions"},
+               {P{"full", T::kBoolean, false, false, "selectors, positions"},
                 P{"near", T::kString, false, false, "only elements near this text"},
                 P{"within", T::kString, false, false, "only elements inside this CSS selector"},
                 P{"viewport", T::kBoolean, false, false, "only elements in the viewport"},
-                P{"hidden", T::kBoolean, false, false, "include hidden elements"},
-                P{"max", T::kInteger, false, false, "max elements listed (default 150)"}},
+                P{"hidden", T::kBoolean, false, false, ""},
+                P{"max", T::kInteger, false, false, ""}},
                {"scan", "look"}, true, false, true, false});
   t.push_back({"text", "Page text", "observation", "Print the visible text of the page or an element.",
                "text [<target>]", {target(false)}, {"read"}, true, false, true, false});
@@ -52,9 +52,9 @@ std::vector<CommandSpec> buildTable() {
   // --- actions
   t.push_back({"click", "Click", "action", "Click an element (native input) and report changes.",
                "click <target> [--double] [--right] [--middle] [--force]",
-               {target(), P{"double", T::kBoolean, false, false, "double-click"},
-                P{"right", T::kBoolean, false, false, "right-click"},
-                P{"middle", T::kBoolean, false, false, "middle-click"},
+               {target(), P{"double", T::kBoolean, false, false, ""},
+                P{"right", T::kBoolean, false, false, ""},
+                P{"middle", T::kBoolean, false, false, ""},
                 P{"force", T::kBoolean, false, false, "click even if covered"}},
                {"tap"}, false, true, false, true});
   t.push_back({"type", "Type text", "action", "Type text into a field (clears it first).",
@@ -62,19 +62,19 @@ std::vector<CommandSpec> buildTable() {
                {target(),
                 P{"text", T::kString, true, true, "text, or secret:NAME", {}, /*rest=*/true, false,
                   /*secret_ref=*/true},
-                P{"enter", T::kBoolean, false, false, "press Enter afterwards"},
-                P{"append", T::kBoolean, false, false, "keep the existing content"},
-                P{"delay", T::kInteger, false, false, "ms between keystrokes"}},
+                P{"enter", T::kBoolean, false, false, ""},
+                P{"append", T::kBoolean, false, false, "keep existing text"},
+                P{"delay", T::kInteger, false, false, ""}},
                {"fill", "input"}, false, true, false, true});
   t.push_back({"clear", "Clear field", "action", "Clear an input field.", "clear <target>",
                {target()}, {}, false, false, true, true});
   t.push_back({"press", "Press key", "action", "Press a key or combination (Enter, Control+A).",
-               "press <key>", {P{"key", T::kString, true, true, "key name or combination"}},
+               "press <key>", {P{"key", T::kString, true, true, "Enter, Tab, Control+A ..."}},
                {"key"}, false, true, false, true});
   t.push_back({"select", "Select option", "action", "Choose an option of a dropdown by text or value.",
                "select <target> <option>",
                {target(), P{"option", T::kString, false, true, "option text or value", {}, true},
-                P{"index", T::kInteger, false, false, "zero-based option index"}},
+                P{"index", T::kInteger, false, false, ""}},
                {"choose"}, false, false, true, true});
   t.push_back({"check", "Check", "action", "Check a checkbox, radio or switch.", "check <target>",
                {target()}, {}, false, false, true, true});
@@ -86,11 +86,11 @@ std::vector<CommandSpec> buildTable() {
                {target()}, {}, false, false, true, true});
   t.push_back({"scroll", "Scroll", "action", "Scroll the page or a container.",
                "scroll [up|down|left|right|top|bottom] [<pixels>|page] [--within <css>]",
-               {P{"direction", T::kString, false, true, "direction",
+               {P{"direction", T::kString, false, true, "",
                   {"up", "down", "left", "right", "top", "bottom"}},
                 P{"amount", T::kString, false, true, "pixels or 'page'"},
                 P{"within", T::kString, false, false, "CSS selector of the container to scroll"},
-                P{"smooth", T::kBoolean, false, false, "smooth scrolling"}},
+                P{"smooth", T::kBoolean, false, false, ""}},
                {}, false, false, false, true});
   t.push_back({"upload", "Upload file", "action", "Set the file(s) of a file input.",
                "upload <target> <path> [<path> ...]",
@@ -105,8 +105,8 @@ std::vector<CommandSpec> buildTable() {
   // --- intents and configuration (intent-engine.md §7, §11.3)
   t.push_back({"intent", "Run intent", "intent", "Run any intent by name (for clients that never refresh tools).",
                "intent <name> [<params>]",
-               {P{"name", T::kString, true, true, "intent name"},
-                P{"params", T::kObject, false, true, "its parameters"}},
+               {P{"name", T::kString, true, true, ""},
+                P{"params", T::kObject, false, true, ""}},
                {}, false, true, false, true});
   t.push_back({"intents", "List intents", "intent", "List intents with their tier and whether they are ready here.",
                "intents [--session] [--reload] [--clear_session]",
@@ -119,7 +119,7 @@ std::vector<CommandSpec> buildTable() {
                {P{"definition", T::kString, true, true, "the definition (schemas/intent-v1.json)", {}, true}},
                {}, false, false, false, false});
   t.push_back({"undefine", "Remove intent", "intent", "Remove a session intent.", "undefine <name>",
-               {P{"name", T::kString, true, true, "intent name"}}, {}, false, false, true, false});
+               {P{"name", T::kString, true, true, ""}}, {}, false, false, true, false});
   t.push_back({"config", "Configuration", "config", "Show, set or reset engine settings (intent-engine.md §11).",
                "config [show|set|reset] [<key>] [<value>]",
                {P{"action", T::kString, false, true, "show, set or reset", {"show", "set", "reset"}},
@@ -129,10 +129,10 @@ std::vector<CommandSpec> buildTable() {
   // --- waits
   t.push_back({"wait", "Wait", "wait", "Wait for load, network idle, an element, or a URL.",
                "wait load|idle|visible|hidden|exists|gone|enabled|disabled|url [<target|url>] [--timeout 10s]",
-               {P{"condition", T::kString, true, true, "what to wait for",
+               {P{"condition", T::kString, true, true, "",
                   {"load", "idle", "visible", "hidden", "exists", "gone", "enabled", "disabled",
                    "url", "navigation"}},
-                P{"target", T::kTarget, false, true, "element, or URL part for url"}, timeout()},
+                P{"target", T::kTarget, false, true, "element, or URL part"}, timeout()},
                {}, true, false, true, true});
   return t;
 }

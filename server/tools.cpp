@@ -9,10 +9,13 @@
 namespace lscope::mcp {
 namespace {
 
-// Commands listed as tools by default. The rest (back, forward, refresh, url, title, clear,
-// uncheck, hover, focus) are one `run` line away.
-const char* kDefaultProfile[] = {"goto", "observe", "click", "type", "select", "check", "press",
-                                 "scroll", "wait", "text", "screenshot", "tabs", "upload", "intent"};
+// Commands listed as tools by default (chosen so tools/list stays near 2,000 tokens). The
+// rest (back, forward, refresh, url, title, clear, check, uncheck, hover, focus, screenshot,
+// tabs, upload ...) are one `run` line away, or listed with --tools all.
+const char* kDefaultProfile[] = {"goto", "observe", "click", "type", "select", "press",
+                                 "scroll", "wait", "text", "intent"};
+// Built-in intents listed by default; logout and scroll_to are an `intent` call away.
+const char* kDefaultIntents[] = {"login", "search", "accept_cookies", "dismiss_popups", "fill_form", "submit_form"};
 
 json paramSchema(const ParamSpec& p) {
   json s;
@@ -34,9 +37,7 @@ json paramSchema(const ParamSpec& p) {
 // Every tool answers with the same envelope: ok, and on failure the error code; the other
 // fields depend on the command (url, changes, target ...).
 json outputSchema() {
-  return {{"type", "object"},
-          {"properties", {{"ok", {{"type", "boolean"}}}, {"code", {{"type", "string"}}}}},
-          {"required", {"ok"}}};
+  return {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}, {"required", {"ok"}}};
 }
 
 // MCP ToolAnnotations defaults: readOnly false, destructive true, idempotent false,
@@ -69,7 +70,10 @@ std::vector<ToolDef> buildAll(const std::vector<std::shared_ptr<const IntentEntr
   // `intent` by default; built-in, user and session intents are tools of their own.
   for (const auto& e : intents) {
     if (findCommand(e->def->name)) continue;  // a command of the same name wins
-    tools.push_back(toolFor(e->spec, e->def->tier != "core" && e->def->tier != "pack"));
+    bool listed = e->def->tier == "user" || e->def->tier == "session" ||
+                  std::find_if(std::begin(kDefaultIntents), std::end(kDefaultIntents),
+                               [&](const char* n) { return e->def->name == n; }) != std::end(kDefaultIntents);
+    tools.push_back(toolFor(e->spec, listed));
   }
   for (const auto& c : commandTable()) {
     bool in_default = std::find_if(std::begin(kDefaultProfile), std::end(kDefaultProfile),
@@ -80,8 +84,8 @@ std::vector<ToolDef> buildAll(const std::vector<std::shared_ptr<const IntentEntr
   run.name = "run";
   run.title = "Run OIL lines";
   run.description =
-      "Run OIL commands, one per line, stopping at the first error: any tool's command (goto x.com / "
-      "type email a@b.c / click \"Sign in\") and back, forward, refresh, url, title, clear, hover, focus, uncheck.";
+      "OIL lines, one command each, stop at first error: any tool (goto x.com / type email a@b.c / "
+      "click \"Sign in\") and back, refresh, url, title, check, hover, screenshot, tabs, upload, intents.";
   run.input_schema = {{"type", "object"},
                       {"properties", {{"script", {{"type", "string"}}}}},
                       {"required", {"script"}},
