@@ -18,21 +18,28 @@ before(async () => {
   profile = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-attach-'));
   chromium = spawn('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
+  // Its own process group, so the whole browser (zygotes, renderers) can be ended at once.
+  { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   wsUrl = await new Promise((resolve, reject) => {
     let err = '';
     chromium.stderr.on('data', (d) => {
       err += d;
       const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) resolve(m[1]);
+      if (m) {
+        chromium.stderr.destroy();  // helpers keep the pipe open; do not let it hold the test
+        resolve(m[1]);
+      }
     });
     chromium.on('exit', () => reject(new Error(`chromium exited: ${err}`)));
   });
 });
 after(async () => {
-  chromium.kill('SIGKILL');
-  await new Promise((r) => chromium.once('exit', r));
-  fs.rmSync(profile, { recursive: true, force: true });
+  const exited = new Promise((r) => chromium.once('exit', r));
+  process.kill(-chromium.pid, 'SIGKILL');
+  await exited;
+  // Helpers of the group may still be closing files in the profile for a moment.
+  fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
   await site.close();
 });
 
