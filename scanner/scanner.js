@@ -1425,8 +1425,8 @@
     // without <form> that has no native submit button of its own.
     if (!reTest(RE.submitText, name)) return false;
     const scope = nearbyScope(el);
-    return !!scope && !!firstOf(scope, TEXT_FIELD_SELECTOR) &&
-        !firstOf(scope, 'button[type=submit], input[type=submit], input[type=image], form button:not([type])');
+    return !!scope && !!firstOfComposed(scope, TEXT_FIELD_SELECTOR) &&
+        !firstOfComposed(scope, 'button[type=submit], input[type=submit], input[type=image], form button:not([type])');
   }
 
   const TEXT_FIELD_SELECTOR = 'input:not([type=hidden]):not([type=checkbox]):not([type=radio])' +
@@ -1447,11 +1447,48 @@
 
   function firstOf(scope, selector) {
     try {
-      const list = elQsa(scope, selector);
+      const list = queryAll(scope, selector);
       return list.length ? list[0] : null;
     } catch (e) {
       return null;
     }
+  }
+
+  /**
+   * The first match in `scope`, else in an open shadow root under it (nested ones too): the
+   * fields of a custom element live in its shadow root, which querySelectorAll on the host
+   * skips. A scan of the whole page passes the shadow roots its walk recorded (scanMemo.roots).
+   */
+  function firstOfComposed(scope, selector) {
+    const direct = firstOf(scope, selector);
+    if (direct) return direct;
+    const roots = scanMemo && scanMemo.roots ? scanMemo.roots : shadowRootsUnder(scope);
+    for (let i = 0; i < roots.length; i++) {
+      const root = roots[i];
+      if (!isShadowRoot(root) || !composedContains(scope, srHost(root))) continue;
+      const hit = firstOf(root, selector);
+      if (hit) return hit;
+    }
+    return null;
+  }
+
+  /** Open shadow roots of `scope` and of the elements under it, nested ones too. */
+  function shadowRootsUnder(scope) {
+    const out = [];
+    const visit = (root) => each(queryAll(root, '*'), (h) => {
+      const sr = shadowRoot(h);
+      if (sr) {
+        push(out, sr);
+        visit(sr);
+      }
+    });
+    const own = shadowRoot(scope);
+    if (own) {
+      push(out, own);
+      visit(own);
+    }
+    visit(scope);
+    return out;
   }
 
   function isPrimaryStyled(el) {
@@ -1807,6 +1844,8 @@
       boxes: new B.Map() };
     if (scope) collect(scope.el, scope.ctx, walk);
     else collect(TOP_DOC, topContext(), walk);
+    // Every shadow root of the page (classification looks into those near a button).
+    if (!scope && scanMemo) scanMemo.roots = walk.roots;
 
     const vp = viewportSize(TOP_DOC);
     const cache = newVisibilityCache();
@@ -2082,7 +2121,8 @@
     reject: /(reject|decline|deny|refuse|necessary only|only necessary|essential only|only essential|strictly necessary|disagree|continue without|no,? thanks|ablehnen|refuser|rechazar)/i,
     settings: /(settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose)/i,
     promo: /newsletter|subscribe|discount|% ?off|\boffer\b|coupon|promo|special deal|free shipping|sign up for|join our|exclusive/i,
-    promoAttr: /promo|newsletter|subscribe|offer|popup|pop-up|exit-intent|discount/i,
+    // What the box is about; "popup" only says how it appears (dialogAttr has it).
+    promoAttr: /promo|newsletter|subscribe|offer|exit-intent|discount/i,
     toastAttr: /toast|snackbar|notification|notice|flash|alert-dismissible|growl/i,
     dialogAttr: /(^|[\s_-])(modal|dialog|popup|pop-up|popover|lightbox)([\s_-]|$)|modal|dialog|popup/i,
     popupPart: /(^|[\s_-])(modal|dialog|popup|toast|snackbar|notification|lightbox)[_-]+(header|body|footer|title|content|inner|close|btn|button|backdrop|trigger|open|toggle|wrapper|container|overlay|dialog|text|message|actions|label|icon)/i,
@@ -2428,7 +2468,9 @@
       return claim('notification_toast', { close }, { text: truncate(labelText(el), TEXT_MAX) });
     }
     const promoish = reTest(PAT.promo, text) || reTest(PAT.promoAttr, signals);
-    if (promoish && close && (dialogish || positioned) && !toastish) {
+    // A live region rules out a promo unless the box is a dialog: SweetAlert2 marks every popup
+    // aria-live, and a dialog stays a dialog (as for toasts above).
+    if (promoish && close && (dialogish || positioned) && !(toastish && !dialogish)) {
       return claim('promo_popup', { close }, { title: popupTitle(el) });
     }
     if (dialogish || (reTest(PAT.dialogAttr, signals) && positioned)) {

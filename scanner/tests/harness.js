@@ -9,24 +9,45 @@ const { spawn } = require('child_process');
 
 const LSCOPE_BIN = process.env.LSCOPE_BIN || path.resolve(__dirname, '../../build/lscope');
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+// The end-to-end fixture pages (tests/fixtures), which load real npm libraries from their own
+// node_modules (`npm ci` there; scripts/setup.sh does it), and the ground truth for them.
+const TESTS_FIXTURES = path.resolve(__dirname, '..', '..', 'tests', 'fixtures');
+const LIBRARY = path.join(FIXTURES, 'library');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.ico': 'image/x-icon',
+};
+// LSCOPE_SCANNER_JS=path: run that scanner.js instead of the copy embedded in the binary, to try a
+// scanner change without rebuilding lscope. Before each scanner command, a document whose
+// scanner world does not have it yet gets it (the backend injects its own copy only where
+// __lemmascope is unset). Not the production injection path: rebuild before trusting a result.
+const SCANNER_JS = process.env.LSCOPE_SCANNER_JS
+  ? fs.readFileSync(path.resolve(process.env.LSCOPE_SCANNER_JS), 'utf8') : null;
 // Longest wait for one reply line; commands carry their own (shorter) deadlines inside lscope.
 const REPLY_TIMEOUT_MS = 60000;
 
-/** Serves `root` on 127.0.0.1:<random port>; fixtures reach a second origin via "localhost". */
+/**
+ * Serves `root` on 127.0.0.1:<random port>; fixtures reach a second origin via "localhost".
+ * `missing` lists the paths it answered 404 (a page whose library is not installed).
+ */
 function serve(root = FIXTURES) {
+  const missing = [];
   const server = http.createServer((req, res) => {
-    const file = path.join(root, path.normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const file = path.join(root, path.normalize(urlPath));
     if (!file.startsWith(root)) { res.writeHead(403); res.end(); return; }
     fs.readFile(file, (err, data) => {
-      if (err) { res.writeHead(404); res.end('not found'); return; }
+      if (err) { missing.push(urlPath); res.writeHead(404); res.end('not found'); return; }
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
       res.end(data);
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    const port = server.address().port;
     resolve({
-      base: `http://127.0.0.1:${server.address().port}/`,
+      base: `http://127.0.0.1:${port}/`,
+      port,
+      missing,
       close: () => new Promise((done) => { server.closeAllConnections(); server.close(done); }),
     });
   }));
@@ -85,8 +106,18 @@ class Browser {
   }
 
   /** A scanner command ({cmd: "scan", ...}); resolves with the scanner's response object. */
-  cmd(command) {
+  async cmd(command) {
+    if (SCANNER_JS) await this.useScannerFile();
     return this.send(command);
+  }
+
+  /** LSCOPE_SCANNER_JS: puts that scanner into the current document's scanner world. */
+  async useScannerFile() {
+    const has = await this.send({ cmd: 'execute', script: 'return globalThis.__lemmascopeFromFile === true' });
+    if (!has.ok || has.data.value === true) return; // no page to talk to: the command will say so
+    const r = await this.send({ cmd: 'execute',
+      script: `globalThis.__lemmascope = (${SCANNER_JS}\n); globalThis.__lemmascopeFromFile = true; return true` });
+    if (!r.ok) throw new Error(`LSCOPE_SCANNER_JS: cannot inject ${process.env.LSCOPE_SCANNER_JS}: ${r.code} ${r.error}`);
   }
 
   /** A backend operation ({op: "goto", url}); throws unless it answered ok. */
@@ -161,4 +192,4 @@ const RESOLVE_DEEP = `function resolveDeep(selector) {
   return found;
 }`;
 
-module.exports = { serve, Browser, RESOLVE_DEEP, FIXTURES, LSCOPE_BIN };
+module.exports = { serve, Browser, RESOLVE_DEEP, FIXTURES, TESTS_FIXTURES, LIBRARY, LSCOPE_BIN, SCANNER_JS };
