@@ -18,6 +18,7 @@
 #include "cli/scanner_shell.h"
 #include "engine/session.h"
 #include "engine/secrets.h"
+#include "net/http.h"
 #include "server/http_server.h"
 #include "server/secret_portal.h"
 #include "server/mcp_session.h"
@@ -25,6 +26,7 @@
 #include "server/tools.h"
 #include "transports/cdp/cdp_backend.h"
 #include "transports/common/child_process.h"
+#include "transports/webdriver/wd_backend.h"
 
 namespace {
 
@@ -35,6 +37,9 @@ struct Options {
   std::string browser;
   std::string cdp_endpoint;
   std::string cdp_url;
+  std::string webdriver_binary;
+  std::string webdriver_url;
+  std::string webdriver_caps;
   bool headed = false;
   std::string log_level = "warn";
   bool strict = false;
@@ -50,13 +55,16 @@ struct Options {
   bool keep_going = false;
 };
 
-// argv[0] of lscope-h / lscope-e / lscope-r presets the backend (seed naming).
-std::string backendFromProgramName(const std::string& argv0) {
+// argv[0] of lscope-h / lscope-e / lscope-r presets the backend (seed naming); options given
+// on the command line still win.
+void presetFromProgramName(const std::string& argv0, Options& o) {
   std::string base = argv0.substr(argv0.find_last_of('/') + 1);
-  if (base == "lscope-h") return "cdp";
-  if (base == "lscope-e") return "webdriver";
-  if (base == "lscope-r") return "extension";
-  return "cdp";
+  if (base == "lscope-e") {
+    o.backend = "webdriver";
+    o.browser = "wpe";
+  } else if (base == "lscope-r") {
+    o.backend = "extension";
+  }
 }
 
 lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
@@ -68,9 +76,32 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     cdp.headed = o.headed;
     return lscope::cdp::makeCdpBackendFactory(cdp);
   }
+  if (o.backend == "webdriver") {
+    lscope::wd::WdOptions wd;
+    wd.browser = o.browser;
+    wd.driver_binary = o.webdriver_binary;
+    wd.remote_url = o.webdriver_url;
+    wd.headed = o.headed;
+    if (!o.webdriver_caps.empty()) {
+      wd.extra_capabilities = nlohmann::json::parse(o.webdriver_caps, nullptr, false);
+      if (!wd.extra_capabilities.is_object()) {
+        return lscope::Status(lscope::codes::kParameterInvalid, "--webdriver-capabilities is not a JSON object",
+                              "e.g. --webdriver-capabilities '{\"browserVersion\": \"120\"}'");
+      }
+    }
+    if (!o.webdriver_url.empty()) {
+      auto url = lscope::net::parseUrl(o.webdriver_url);
+      if (!url) {
+        return lscope::Status(lscope::codes::kParameterInvalid, "--webdriver-url " + o.webdriver_url + " is not an http URL",
+                              "e.g. --webdriver-url http://127.0.0.1:4444");
+      }
+    }
+    return lscope::wd::makeWebDriverBackendFactory(wd);
+  }
   return lscope::Status(lscope::codes::kUnsupported,
-                        "backend '" + o.backend + "' is not part of this build yet",
-                        "use --backend cdp (headless Chromium), the default");
+                        "the extension backend (lscope-r, --backend extension) is not available yet: "
+                        "driving your own browser through the Lemmascope extension comes in a later release",
+                        "use lscope-h (headless Chromium over CDP) or lscope-e (WebDriver with WPE WebKit) meanwhile");
 }
 
 std::shared_ptr<lscope::SecretStore> g_secrets = std::make_shared<lscope::SecretStore>();
@@ -229,16 +260,19 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
 
   Options o;
-  o.backend = backendFromProgramName(argv[0]);
+  presetFromProgramName(argv[0], o);
   CLI::App app{"Lemmascope: an MCP server that drives real browsers at the level of intent.\n"
                "With no subcommand it serves MCP on stdio.",
                "lscope"};
   app.set_version_flag("--version", LSCOPE_VERSION);
   app.fallthrough();  // backend options work before or after the subcommand
   app.add_option("--backend", o.backend, "browser backend")->check(CLI::IsMember({"cdp", "webdriver", "extension"}));
-  app.add_option("--browser", o.browser, "Chromium binary (default: chromium, chromium-browser, google-chrome on PATH)");
+  app.add_option("--browser", o.browser, "Chromium binary (default: chromium, chromium-browser, google-chrome on PATH); with --backend webdriver also 'wpe' (WPE WebKit)");
   app.add_option("--cdp-endpoint", o.cdp_endpoint, "attach to a running Chromium: ws://host:port/devtools/browser/<id>");
   app.add_option("--cdp-url", o.cdp_url, "attach to a running Chromium by its HTTP endpoint: http://host:port");
+  app.add_option("--webdriver-binary", o.webdriver_binary, "WebDriver server to start (default: chromedriver, or WPEWebDriver with --browser wpe)");
+  app.add_option("--webdriver-url", o.webdriver_url, "attach to a WebDriver remote end (Selenium Grid, WPEWebDriver, a cloud grid): http://host:port[/path]");
+  app.add_option("--webdriver-capabilities", o.webdriver_caps, "JSON merged into the capabilities of each new WebDriver session");
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
@@ -265,6 +299,12 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);  // help and errors go to the right streams
+  }
+
+  // WebDriver options, or --browser wpe, say which backend is meant.
+  if (app.count("--backend") == 0 &&
+      (!o.webdriver_url.empty() || !o.webdriver_binary.empty() || o.browser == "wpe")) {
+    o.backend = "webdriver";
   }
 
   auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();

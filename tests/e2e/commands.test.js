@@ -1,14 +1,17 @@
 // Every atomic command and option, end to end: the official MCP client, the real lscope
 // binary, real headless Chromium, local fixture pages. Assertions check what the page shows or
 // received, not only the response text.
-import { describe, it, before, after } from 'node:test';
+import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, text } from './lib/lscope.js';
+import { connect, text, conform } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer, reportCsv } from './lib/fixture_server.js';
+
+// The backend conformance suite: known differences come from backends/expectations.json.
+const it = conform(nodeTest);
 
 let site;
 let client;
@@ -303,6 +306,10 @@ describe('what real sessions hit', () => {
     assert.match(await pageText(), /deleted/);
     await ok('click', { target: 'Rename' });
     assert.match(await pageText(), /renamed to Untitled/);
+  });
+
+  it('a beforeunload prompt is accepted and reported', async () => {
+    await ok('goto', { url: `${site.base}/dialogs.html` });
     await ok('check', { target: 'Warn before leaving this page' });
     const leave = await ok('click', { target: 'Go to dashboard' });
     assert.match(leave, /dialog beforeunload "[^"]*" \(accepted\)/);

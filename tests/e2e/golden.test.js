@@ -1,13 +1,16 @@
 // Golden observations: the observe text of every fixture page, exactly. A change in what the
 // scanner finds or how the engine prints it shows up here as a diff to review.
 // LSCOPE_UPDATE_GOLDEN=1 rewrites the files (then read the diff before committing it).
-import { test, before, after } from 'node:test';
+import { test as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect, text } from './lib/lscope.js';
+import { connect, text, conform } from './lib/lscope.js';
 import { startFixtureServer, fixturesDir } from './lib/fixture_server.js';
+
+// The backend conformance suite: known differences come from backends/expectations.json.
+const test = conform(nodeTest);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const goldenDir = path.join(here, 'golden', 'observe');

@@ -1,11 +1,14 @@
 // The intent engine end to end: each built-in intent on differently built fixture pages, the
 // core YAML intents, session intents, checkpoints and configuration, through the official MCP
 // client. Assertions check what the page received or shows.
-import { describe, it, before, after } from 'node:test';
+import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connect, text } from './lib/lscope.js';
+import { connect, text, conform } from './lib/lscope.js';
 import { startFixtureServer, accounts } from './lib/fixture_server.js';
+
+// The backend conformance suite: known differences come from backends/expectations.json.
+const it = conform(nodeTest);
 
 const EMAIL = 'ada@example.com';
 const PASSWORD = accounts[EMAIL];

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "transports/common/find_browser.h"
 
 namespace lscope::cdp {
 
@@ -20,13 +21,6 @@ struct CdpOptions {
   int viewport_width = 1280;
   int viewport_height = 800;
 };
-
-// The names searched on PATH when no --browser is given, in order.
-const std::vector<std::string>& browserCandidates();
-
-// Resolves --browser / PATH to an executable, or a BROWSER_NOT_FOUND Status naming what was
-// searched and how to install Chromium.
-Result<std::string> findBrowser(const std::string& requested);
 
 std::unique_ptr<BackendFactory> makeCdpBackendFactory(CdpOptions options);
 

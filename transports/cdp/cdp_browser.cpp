@@ -204,34 +204,6 @@ class CdpBrowser final : public BackendFactory {
 
 }  // namespace
 
-const std::vector<std::string>& browserCandidates() {
-  static const std::vector<std::string> kNames = {"chromium", "chromium-browser", "google-chrome",
-                                                  "google-chrome-stable"};
-  return kNames;
-}
-
-Result<std::string> findBrowser(const std::string& requested) {
-  if (!requested.empty()) {
-    std::string path = findExecutable(requested);
-    if (path.empty()) {
-      return Status(codes::kBrowserNotFound, "--browser " + requested + " is not an executable file",
-                    "pass the path of a Chromium or Chrome binary");
-    }
-    return path;
-  }
-  for (const auto& name : browserCandidates()) {
-    std::string path = findExecutable(name);
-    if (!path.empty()) return path;
-  }
-  std::string searched;
-  for (const auto& name : browserCandidates()) searched += (searched.empty() ? "" : ", ") + name;
-  const char* env_path = std::getenv("PATH");
-  return Status(codes::kBrowserNotFound,
-                "no Chromium found: searched " + searched + " on PATH (" +
-                    std::string(env_path ? env_path : "") + ")",
-                "install it (Debian/Ubuntu: sudo apt install chromium) or pass --browser PATH");
-}
-
 std::unique_ptr<BackendFactory> makeCdpBackendFactory(CdpOptions options) {
   return std::make_unique<CdpBrowser>(std::move(options));
 }

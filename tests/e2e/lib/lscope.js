@@ -14,7 +14,7 @@ export const lscopeBin = process.env.LSCOPE_BIN || path.resolve(here, '../../../
 export async function connect(args = [], { env = {}, capabilities = {} } = {}) {
   const transport = new StdioClientTransport({
     command: lscopeBin,
-    args,
+    args: [...args, ...backendArgs],
     env: { ...process.env, ...env },
     stderr: 'pipe',
   });
@@ -86,4 +86,26 @@ export function runLscope(args, { input = '', env = process.env } = {}) {
     child.on('close', (status) => resolve({ status, stdout, stderr }));
     child.stdin.end(input);
   });
+}
+
+// --- backend conformance ----------------------------------------------------------------------
+// LSCOPE_BACKEND names a backend of backends/expectations.json (default cdp): every lscope the
+// tests start gets its arguments, so the same scenarios run on CDP and on WebDriver.
+const expectations = JSON.parse(fs.readFileSync(path.resolve(here, '../backends/expectations.json'), 'utf8'));
+export const backendName = process.env.LSCOPE_BACKEND || 'cdp';
+if (!expectations.backends[backendName]) {
+  throw new Error(`LSCOPE_BACKEND=${backendName} is not in backends/expectations.json`);
+}
+export const backendArgs = expectations.backends[backendName].args;
+
+// The listed reason this backend cannot do what the named test checks, or false: pass it as
+// the test's `skip` option, so every difference lives in the expectations file.
+export function unsupported(testName) {
+  return expectations.differences[backendName]?.[testName] || false;
+}
+
+// Wraps node:test's `it`/`test` so each test is skipped, with its listed reason, where this
+// backend is known not to support it: `const it = conform(nodeIt);`.
+export function conform(testFn) {
+  return (name, body) => testFn(name, { skip: unsupported(name) }, body);
 }

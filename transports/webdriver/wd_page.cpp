@@ -1,0 +1,758 @@
+// WdPage: Backend primitives over W3C WebDriver (w3.org/TR/webdriver2): Navigate To, Execute
+// Async Script, Perform Actions, Take Screenshot, window handles, Switch To Frame, user prompts
+// and Element Send Keys. Classic WebDriver has no events: navigation, dialogs, new windows and
+// downloads are noticed when the next command runs.
+#include "transports/webdriver/wd_page.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include <spdlog/spdlog.h>
+
+#include "scanner/scanner_source.h"
+
+namespace lscope::wd {
+namespace {
+
+// §12.1 "web element identifier".
+constexpr const char* kElementKey = "element-6066-11e4-a52e-4f735466cecf";
+constexpr const char* kContextLost = "CONTEXT_LOST";
+constexpr const char* kDialogInterrupted = "DIALOG_INTERRUPTED";
+
+struct NamedKey {
+  const char* name;
+  const char* value;  // §17.4.2 "Keyboard actions": normalized key values
+};
+const NamedKey kKeys[] = {
+    {"Enter", "\xEE\x80\x87"},     {"Return", "\xEE\x80\x87"},    {"Tab", "\xEE\x80\x84"},
+    {"Escape", "\xEE\x80\x8C"},    {"Esc", "\xEE\x80\x8C"},       {"Space", " "},
+    {"Backspace", "\xEE\x80\x83"}, {"Delete", "\xEE\x80\x97"},    {"ArrowUp", "\xEE\x80\x93"},
+    {"ArrowDown", "\xEE\x80\x95"}, {"ArrowLeft", "\xEE\x80\x92"}, {"ArrowRight", "\xEE\x80\x94"},
+    {"Home", "\xEE\x80\x91"},      {"End", "\xEE\x80\x90"},       {"PageUp", "\xEE\x80\x8E"},
+    {"PageDown", "\xEE\x80\x8F"},  {"Insert", "\xEE\x80\x96"},    {"Shift", "\xEE\x80\x88"},
+    {"Control", "\xEE\x80\x89"},   {"Ctrl", "\xEE\x80\x89"},      {"Alt", "\xEE\x80\x8A"},
+    {"Meta", "\xEE\x80\xBD"},
+};
+
+std::string lowerAscii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// UTF-8 encoding of a code point.
+std::string utf8(unsigned cp) {
+  std::string out;
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return out;
+}
+
+// Splits UTF-8 text into code points (each one key action's value).
+std::vector<std::string> codePoints(const std::string& s) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    out.push_back(s.substr(i, n));
+    i += n;
+  }
+  return out;
+}
+
+std::vector<std::string> modifierKeys(int modifiers) {
+  std::vector<std::string> keys;
+  if (modifiers & kModControl) keys.push_back(keyValue("Control"));
+  if (modifiers & kModShift) keys.push_back(keyValue("Shift"));
+  if (modifiers & kModAlt) keys.push_back(keyValue("Alt"));
+  if (modifiers & kModMeta) keys.push_back(keyValue("Meta"));
+  return keys;
+}
+
+json keySource(const json& actions) {
+  return {{"type", "key"}, {"id", "keyboard"}, {"actions", actions}};
+}
+
+json pause() { return {{"type", "pause"}, {"duration", 0}}; }
+
+// Errors of Execute Script that mean the document went away while the script ran.
+bool isContextLost(const Status& s) {
+  if (s.code() != codes::kScriptError && s.code() != codes::kBrowserError) return false;
+  const std::string& m = s.message();
+  return m.find("unloaded") != std::string::npos || m.find("navigated") != std::string::npos ||
+         m.find("context was destroyed") != std::string::npos || m.find("target closed") != std::string::npos ||
+         m.find("Execution context") != std::string::npos;
+}
+
+// The install script: defines the scanner once per document, non-writable and
+// non-configurable (WebDriver scripts run in the page's own realm, so the page could otherwise
+// replace it), and notes the kind of each user prompt, which WebDriver does not report.
+std::string installScript() {
+  std::string g(kScannerGlobal);
+  return "const done = arguments[arguments.length - 1];\n"
+         "if (!window." + g + ") {\n"
+         "  Object.defineProperty(window, '" + g + "', {value: (\n" + std::string(scannerSource()) +
+         "\n), writable: false, configurable: false, enumerable: false});\n"
+         "  const last = {type: '', message: ''};\n"
+         "  Object.defineProperty(window, '" + g + "_prompt', {value: last, configurable: false});\n"
+         "  for (const type of ['alert', 'confirm', 'prompt']) {\n"
+         "    const original = window[type];\n"
+         "    if (typeof original !== 'function') continue;\n"
+         "    window[type] = function (message) { last.type = type; last.message = String(message === undefined ? '' : message);\n"
+         "      return original.apply(this, arguments); };\n"
+         "  }\n"
+         // Requests in flight (fetch, XMLHttpRequest) from now on: WebDriver has no network
+         // events, and Resource Timing only lists requests that finished.
+         "  const net = {inflight: 0};\n"
+         "  Object.defineProperty(window, '" + g + "_net', {value: net, configurable: false});\n"
+         "  const fetch0 = window.fetch;\n"
+         "  if (typeof fetch0 === 'function') {\n"
+         "    window.fetch = function () { net.inflight++; let p;\n"
+         "      try { p = fetch0.apply(this, arguments); } catch (e) { net.inflight--; throw e; }\n"
+         "      const end = () => { net.inflight--; };\n"
+         "      Promise.resolve(p).then(end, end); return p; };\n"
+         "  }\n"
+         "  const XHR = window.XMLHttpRequest && window.XMLHttpRequest.prototype;\n"
+         "  if (XHR && typeof XHR.send === 'function') {\n"
+         "    const send0 = XHR.send;\n"
+         "    XHR.send = function () { let ended = false;\n"
+         "      const end = () => { if (!ended) { ended = true; net.inflight--; } };\n"
+         "      try { this.addEventListener('loadend', end); net.inflight++; } catch (e) { ended = true; }\n"
+         "      try { return send0.apply(this, arguments); } catch (e) { end(); throw e; } };\n"
+         "  }\n"
+         "}\n"
+         "done(typeof window." + g + ".handle === 'function');";
+}
+
+std::string handleScript() {
+  std::string g(kScannerGlobal);
+  return "const done = arguments[arguments.length - 1];\n"
+         "const s = window." + g + ";\n"
+         "if (!s || typeof s.handle !== 'function') { done('__missing__'); return; }\n"
+         "Promise.resolve(s.handle(arguments[0])).then(done, (e) => done(JSON.stringify(\n"
+         "  {ok: false, code: 'SCRIPT_ERROR', error: 'scanner: ' + String(e)})));";
+}
+
+// The scanner's answer came back mangled: WebDriver runs scripts in the page's own realm, and
+// this page replaced built-ins they rely on (JSON, DOM queries).
+Status hostileRealm() {
+  return Status(codes::kScriptError,
+                "this page replaced JavaScript built-ins (JSON, DOM queries) that scripts run over WebDriver rely on",
+                "the CDP backend (lscope-h) runs the scanner in an isolated world that pages cannot reach");
+}
+
+}  // namespace
+
+std::string keyValue(const std::string& name) {
+  std::string lname = lowerAscii(name);
+  for (const auto& k : kKeys) {
+    if (lname == lowerAscii(k.name)) return k.value;
+  }
+  if (name.size() >= 2 && name.size() <= 3 && (name[0] == 'F' || name[0] == 'f') &&
+      std::all_of(name.begin() + 1, name.end(), ::isdigit)) {
+    int n = std::stoi(name.substr(1));
+    if (n >= 1 && n <= 12) return utf8(0xE031 + n - 1);  // F1 = U+E031
+  }
+  if (codePoints(name).size() == 1 && !name.empty() && static_cast<unsigned char>(name[0]) >= 0x20) return name;
+  return {};
+}
+
+Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, const json& capabilities,
+                                             WdPageOptions options, Deadline deadline) {
+  std::unique_ptr<WdPage> page(new WdPage(std::move(client), std::move(options)));
+  auto created = page->client_->call("POST", "/session", {{"capabilities", capabilities}}, deadline);
+  if (!created) return created.status().wrap("starting a WebDriver session at " + page->client_->base());
+  if (!created->is_object() || !created->contains("sessionId")) {
+    return Status(codes::kBrowserError, "the remote end at " + page->client_->base() +
+                                            " answered New Session without a session id",
+                  "is it a W3C WebDriver remote end?");
+  }
+  page->session_ = (*created)["sessionId"].get<std::string>();
+  page->caps_ = created->value("capabilities", json::object());
+  auto handle = page->command("GET", "/window", json(), deadline);
+  if (!handle) return handle.status();
+  page->window_ = handle->get<std::string>();
+  page->known_windows_.insert(page->window_);
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!page->options_.downloads_dir.empty()) {
+    for (const auto& e : fs::directory_iterator(page->options_.downloads_dir, ec)) {
+      page->known_downloads_.insert(e.path().filename().string());
+    }
+  }
+  page->probe(deadline);
+  return page;
+}
+
+WdPage::~WdPage() {
+  if (session_.empty()) return;
+  // Delete Session closes the browser the remote end started for us.
+  auto r = client_->call("DELETE", "/session/" + session_, json(), Deadline::in(Millis(10000)));
+  if (!r) spdlog::debug("webdriver: deleting session {}: {}", session_, r.status().message());
+}
+
+// --- plumbing --------------------------------------------------------------------------------
+
+Result<json> WdPage::command(const std::string& method, const std::string& path, const json& body,
+                             Deadline deadline, bool repeatable) {
+  for (int attempt = 0;; ++attempt) {
+    auto r = client_->call(method, "/session/" + session_ + path, body, deadline);
+    if (r) return r;
+    const std::string& code = r.status().code();
+    if (code == "ALERT_OPEN" && attempt < 5) {
+      // unhandledPromptBehavior "ignore": the prompt waits for us. Dialog policy as on CDP:
+      // accept and report (a blocked page is worse than an accepted dialog).
+      acceptPrompt(deadline);
+      if (!repeatable) {
+        return Status(kDialogInterrupted, "a dialog opened while the command ran (accepted)");
+      }
+      continue;
+    }
+    if (code == "NO_SUCH_WINDOW") {
+      // The page closed its own window: carry on in one that is left.
+      auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
+      if (handles && handles->is_array() && !handles->empty()) {
+        std::string next = handles->back().get<std::string>();
+        if (client_->call("POST", "/session/" + session_ + "/window", {{"handle", next}}, deadline)) {
+          window_ = next;
+          frame_.clear();
+        }
+      }
+      return Status(codes::kBrowserError, "the tab was closed", "tabs lists the open ones");
+    }
+    return r.status();
+  }
+}
+
+bool WdPage::acceptPrompt(Deadline deadline) {
+  std::string base = "/session/" + session_;
+  auto text = client_->call("GET", base + "/alert/text", json(), deadline);
+  if (!text) return false;
+  client_->call("POST", base + "/alert/accept", json::object(), deadline);
+  // Which kind it was: the install script noted it (WebDriver only gives the text).
+  std::string g(kScannerGlobal);
+  auto kind = client_->call("POST", base + "/execute/sync",
+                            {{"script", "const p = window." + g + "_prompt; return p ? p.type : '';"},
+                             {"args", json::array()}},
+                            deadline.capped(Millis(2000)));
+  std::string type = kind && kind->is_string() && !kind->get<std::string>().empty() ? kind->get<std::string>() : "alert";
+  std::lock_guard<std::mutex> lock(mu_);
+  events_.push_back({"dialog", type, text->is_string() ? text->get<std::string>() : ""});
+  return true;
+}
+
+Result<json> WdPage::execute(const std::string& script, const json& args, Deadline deadline, bool repeatable) {
+  return command("POST", "/execute/async", {{"script", script}, {"args", args}}, deadline, repeatable);
+}
+
+Status WdPage::leaveFrame(Deadline deadline) {
+  if (frame_.empty()) return Status::ok();
+  auto r = command("POST", "/frame", {{"id", nullptr}}, deadline);
+  if (!r) return r.status();
+  frame_.clear();
+  return Status::ok();
+}
+
+Status WdPage::enterFrame(const std::string& frame_id, Deadline deadline) {
+  if (frame_ == frame_id) return Status::ok();
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  if (frame_id.empty()) return Status::ok();
+  auto r = command("POST", "/frame", {{"id", {{kElementKey, frame_id}}}}, deadline);
+  if (!r) {
+    if (r.status().code() == codes::kElementStale || r.status().code() == codes::kElementNotFound) {
+      return Status(codes::kElementStale, "the frame is gone", "run observe again");
+    }
+    return r.status();
+  }
+  frame_ = frame_id;
+  return Status::ok();
+}
+
+Status WdPage::probe(Deadline deadline) {
+  // performance.timeOrigin differs for every document: a new one means a navigation.
+  auto r = execute("const done = arguments[arguments.length - 1];"
+                   "done([String(location.href), String(performance.timeOrigin)]);",
+                   json::array(), deadline.capped(Millis(5000)));
+  if (!r) return r.status();
+  if (!r->is_array() || r->size() != 2) return Status(codes::kBrowserError, "unexpected probe result");
+  std::string url = (*r)[0].get<std::string>(), token = (*r)[1].get<std::string>();
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!doc_token_.empty() && (url != doc_url_ || token != doc_token_)) ++navigations_;
+  doc_url_ = url;
+  doc_token_ = token;
+  return Status::ok();
+}
+
+// --- navigation --------------------------------------------------------------------------------
+
+Status WdPage::navigate(const std::string& url, Deadline deadline) {
+  frame_.clear();  // Navigate To always loads in the top-level browsing context
+  auto r = command("POST", "/url", {{"url", url}}, deadline);
+  if (!r) {
+    const std::string& m = r.status().message();
+    auto err = m.find("net::ERR_");
+    if (err != std::string::npos) {
+      std::string token = m.substr(err, m.find_first_of(" \n)", err) - err);
+      return Status(codes::kNavigationError, token + " loading " + url, "check the URL and that the site is reachable");
+    }
+    if (r.status().code() == codes::kTimeout) {
+      return Status(codes::kTimeout, "loading " + url + " did not finish in time",
+                    "the page may still be usable: observe, or wait load");
+    }
+    return r.status();
+  }
+  probe(deadline);
+  return Status::ok();
+}
+
+Status WdPage::historyMove(const std::string& path, const std::string& what, Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  LSCOPE_RETURN_IF_ERROR(probe(deadline));
+  uint64_t before;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    before = navigations_;
+  }
+  auto r = command("POST", path, json::object(), deadline);
+  if (!r) return r.status();
+  frame_.clear();
+  LSCOPE_RETURN_IF_ERROR(probe(deadline));
+  std::lock_guard<std::mutex> lock(mu_);
+  // Back at the first entry is not an error in WebDriver; the engine's contract says it is.
+  if (navigations_ == before) return Status(codes::kNavigationError, "no " + what + " page in history");
+  return Status::ok();
+}
+
+Status WdPage::goBack(Deadline deadline) { return historyMove("/back", "previous", deadline); }
+Status WdPage::goForward(Deadline deadline) { return historyMove("/forward", "next", deadline); }
+
+Status WdPage::reload(Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  auto r = command("POST", "/refresh", json::object(), deadline);
+  if (!r) return r.status();
+  frame_.clear();
+  probe(deadline);
+  return Status::ok();
+}
+
+Result<std::string> WdPage::currentUrl(Deadline deadline) {
+  auto r = command("GET", "/url", json(), deadline);  // the top-level URL, even inside a frame
+  if (!r) return r.status();
+  return r->is_string() ? r->get<std::string>() : std::string();
+}
+
+Status WdPage::waitForLoad(Deadline deadline) {
+  for (;;) {
+    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 5000));
+    auto r = execute("const done = arguments[arguments.length - 1];"
+                     "if (document.readyState === 'complete') { done(true); return; }"
+                     "addEventListener('load', () => done(true), {once: true});"
+                     "setTimeout(() => done(false), arguments[0]);",
+                     json::array({slice}), deadline);
+    if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
+    if (!r && !isContextLost(r.status()) && r.status().code() != codes::kScriptError) return r.status();
+    if (deadline.expired()) {
+      return Status(codes::kTimeout, "page load did not finish in time", "the page may still be usable: observe");
+    }
+  }
+}
+
+uint64_t WdPage::navigationCount() {
+  probe(Deadline::in(Millis(5000)));
+  std::lock_guard<std::mutex> lock(mu_);
+  return navigations_;
+}
+
+Status WdPage::waitForNavigation(uint64_t after, Deadline deadline) {
+  for (;;) {
+    auto st = probe(deadline);
+    if (!st && st.code() == codes::kConnectionError) return st;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (navigations_ > after) return Status::ok();
+    }
+    if (deadline.expired()) return Status(codes::kTimeout, "no navigation happened in time");
+    // Wait in the page for a sign of navigation (pagehide, history moves, a URL change), at
+    // most a short slice: pushState fires no event, so the URL is also compared.
+    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 300));
+    execute("const done = arguments[arguments.length - 1]; const url = location.href;"
+            "const finish = () => { clearInterval(iv); done(0); };"
+            "const iv = setInterval(() => { if (location.href !== url) finish(); }, 15);"
+            "for (const e of ['pagehide', 'popstate', 'hashchange']) addEventListener(e, finish, {once: true});"
+            "setTimeout(finish, arguments[0]);",
+            json::array({slice}), deadline);
+  }
+}
+
+Status WdPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
+  // No network events in classic WebDriver: quiet means no resource finished loading (Resource
+  // Timing) for `quiet`, counted from the call, in a loaded document.
+  for (;;) {
+    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 5000));
+    auto r = execute(
+        "const [quiet, max] = arguments; const done = arguments[arguments.length - 1];"
+        "const start = performance.now(); let last = start;"
+        "let po = null; try { po = new PerformanceObserver(() => { last = performance.now(); });"
+        "  po.observe({type: 'resource'}); } catch (e) {}"
+        "const net = window." + std::string(kScannerGlobal) + "_net;"
+        // A page that says it is loading (a visible aria-busy region) is not idle either: requests
+        // it started before the scanner came are invisible to us.
+        "const busy = () => (net && net.inflight > 0) || [...document.querySelectorAll('[aria-busy=true]')]"
+        "  .some((e) => e.getClientRects().length > 0);"
+        "const tick = () => { const t = performance.now(); if (busy()) last = t;"
+        "  if (document.readyState === 'complete' && t - last >= quiet) { if (po) po.disconnect(); done(true); }"
+        "  else if (t - start >= max) { if (po) po.disconnect(); done(false); }"
+        "  else setTimeout(tick, Math.max(10, Math.min(50, quiet - (t - last), max - (t - start)))); };"
+        "tick();",
+        json::array({quiet.count(), slice}), deadline);
+    if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
+    if (!r && !isContextLost(r.status()) && r.status().code() != codes::kScriptError) return r.status();
+    if (deadline.expired()) {
+      return Status(codes::kTimeout, "the page kept loading resources",
+                    "the page keeps the network busy (polling, streaming); wait for an element instead");
+    }
+  }
+}
+
+// --- the scanner --------------------------------------------------------------------------------
+
+Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeatable) {
+  for (int attempt = 0;; ++attempt) {
+    auto r = execute(handleScript(), json::array({cmd}), deadline, repeatable);
+    if (!r && r.status().code() == kDialogInterrupted) {
+      // The command opened a dialog; it ran, but its answer was lost with the prompt.
+      return json{{"ok", true}, {"data", {{"dialog", true}}}};
+    }
+    if (!r && isContextLost(r.status())) {
+      if (repeatable && attempt < 3) continue;
+      return Status(codes::kNavigationError, "the page navigated while the command ran", "observe the new page");
+    }
+    if (!r && r.status().message().find("call function result") != std::string::npos) return hostileRealm();
+    if (!r) return r.status();
+    if (r->is_string() && r->get<std::string>() == "__missing__") {
+      if (attempt >= 3) return Status(codes::kScriptError, "the scanner could not be installed in this page");
+      auto installed = execute(installScript(), json::array(), deadline);
+      if (!installed) return installed.status().wrap("the scanner failed to load");
+      if (!installed->is_boolean() || !installed->get<bool>()) {
+        return Status(codes::kScriptError, "the scanner failed to load: the page took its name",
+                      "this page defines window." + std::string(kScannerGlobal) + " itself");
+      }
+      continue;
+    }
+    json parsed = r->is_string() ? json::parse(r->get<std::string>(), nullptr, false) : json();
+    if (!parsed.is_object() || !parsed.contains("ok")) return hostileRealm();
+    return parsed;
+  }
+}
+
+Result<json> WdPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
+  static const std::set<std::string> kRepeatable = {"scan", "point", "get_text", "get_value", "exists",
+                                                    "query", "version"};
+  bool repeatable = kRepeatable.count(command.value("cmd", "")) > 0;
+  LSCOPE_RETURN_IF_ERROR(enterFrame(frame_id, deadline));
+  auto r = scannerHere(command, deadline, repeatable);
+  if (!frame_id.empty()) leaveFrame(deadline);
+  return r;
+}
+
+// --- input (Perform Actions, §17) ----------------------------------------------------------------
+
+Status WdPage::performActions(const json& sources, Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));  // viewport coordinates are the top document's
+  auto r = command("POST", "/actions", {{"actions", sources}}, deadline, false);
+  if (!r && r.status().code() == kDialogInterrupted) return Status::ok();
+  return r.status();
+}
+
+Status WdPage::mouseMove(Point to, Deadline deadline) {
+  json pointer = {{"type", "pointer"},
+                  {"id", "mouse"},
+                  {"parameters", {{"pointerType", "mouse"}}},
+                  {"actions", json::array({{{"type", "pointerMove"},
+                                            {"duration", 0},
+                                            {"origin", "viewport"},
+                                            {"x", std::lround(to.x)},
+                                            {"y", std::lround(to.y)}}})}};
+  return performActions(json::array({pointer}), deadline);
+}
+
+Status WdPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers, Deadline deadline) {
+  int b = button == MouseButton::kLeft ? 0 : button == MouseButton::kMiddle ? 1 : 2;
+  json moves = json::array({{{"type", "pointerMove"},
+                             {"duration", 0},
+                             {"origin", "viewport"},
+                             {"x", std::lround(at.x)},
+                             {"y", std::lround(at.y)}}});
+  for (int i = 0; i < std::max(1, click_count); ++i) {
+    moves.push_back({{"type", "pointerDown"}, {"button", b}});
+    moves.push_back({{"type", "pointerUp"}, {"button", b}});
+  }
+  auto mods = modifierKeys(modifiers);
+  json pointer_actions = json::array(), key_actions = json::array();
+  // Modifiers go down in the ticks before the pointer acts and up in the ticks after.
+  for (const auto& m : mods) {
+    key_actions.push_back({{"type", "keyDown"}, {"value", m}});
+    pointer_actions.push_back(pause());
+  }
+  for (const auto& a : moves) {
+    pointer_actions.push_back(a);
+    key_actions.push_back(pause());
+  }
+  for (const auto& m : mods) {
+    key_actions.push_back({{"type", "keyUp"}, {"value", m}});
+    pointer_actions.push_back(pause());
+  }
+  json sources = json::array({{{"type", "pointer"},
+                               {"id", "mouse"},
+                               {"parameters", {{"pointerType", "mouse"}}},
+                               {"actions", pointer_actions}}});
+  if (!mods.empty()) sources.push_back(keySource(key_actions));
+  spdlog::trace("webdriver click at {},{}", at.x, at.y);
+  return performActions(sources, deadline);
+}
+
+Status WdPage::insertText(const std::string& text, Deadline deadline) {
+  auto chars = codePoints(text);
+  // Batches keep each request small; every character is a real keyDown/keyUp pair.
+  for (size_t start = 0; start < chars.size(); start += 64) {
+    json actions = json::array();
+    for (size_t i = start; i < std::min(chars.size(), start + 64); ++i) {
+      std::string v = chars[i] == "\n" ? keyValue("Enter") : chars[i];
+      actions.push_back({{"type", "keyDown"}, {"value", v}});
+      actions.push_back({{"type", "keyUp"}, {"value", v}});
+    }
+    LSCOPE_RETURN_IF_ERROR(performActions(json::array({keySource(actions)}), deadline));
+  }
+  return Status::ok();
+}
+
+Status WdPage::pressKey(const std::string& key, int modifiers, Deadline deadline) {
+  std::string v = keyValue(key);
+  if (v.empty()) {
+    return Status(codes::kParameterInvalid, "unknown key \"" + key + "\"",
+                  "use a key name such as Enter, Tab, Escape, ArrowDown, F5, or a single character");
+  }
+  auto mods = modifierKeys(modifiers);
+  json actions = json::array();
+  for (const auto& m : mods) actions.push_back({{"type", "keyDown"}, {"value", m}});
+  actions.push_back({{"type", "keyDown"}, {"value", v}});
+  actions.push_back({{"type", "keyUp"}, {"value", v}});
+  for (auto it = mods.rbegin(); it != mods.rend(); ++it) actions.push_back({{"type", "keyUp"}, {"value", *it}});
+  return performActions(json::array({keySource(actions)}), deadline);
+}
+
+Result<std::string> WdPage::screenshot(Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  auto r = command("GET", "/screenshot", json(), deadline);
+  if (!r) return r.status();
+  if (!r->is_string()) return Status(codes::kBrowserError, "the screenshot is not base64 text");
+  return r->get<std::string>();
+}
+
+// --- frames, tabs, files ------------------------------------------------------------------------
+
+Result<std::vector<FrameInfo>> WdPage::frames(Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  // Frames whose document the top one cannot reach (cross-origin), with their content boxes.
+  auto r = execute(
+      "const done = arguments[arguments.length - 1]; const out = [];"
+      "for (const f of document.querySelectorAll('iframe, frame')) {"
+      "  let reachable = false; try { reachable = !!f.contentDocument; } catch (e) {}"
+      "  if (reachable) continue;"
+      "  const r = f.getBoundingClientRect(); const cs = getComputedStyle(f);"
+      "  const pl = parseFloat(cs.paddingLeft) || 0, pt = parseFloat(cs.paddingTop) || 0;"
+      "  const pr = parseFloat(cs.paddingRight) || 0, pb = parseFloat(cs.paddingBottom) || 0;"
+      "  out.push([f, f.src || '', r.left + f.clientLeft + pl, r.top + f.clientTop + pt,"
+      "            f.clientWidth - pl - pr, f.clientHeight - pt - pb]);"
+      "}"
+      "done(out);",
+      json::array(), deadline);
+  if (!r) return r.status();
+  std::vector<FrameInfo> out;
+  if (!r->is_array()) return out;
+  for (const auto& f : *r) {
+    if (!f.is_array() || f.size() != 6 || !f[0].is_object() || !f[0].contains(kElementKey)) continue;
+    FrameInfo info;
+    info.id = f[0][kElementKey].get<std::string>();
+    info.url = f[1].get<std::string>();
+    info.parent_id = window_;
+    info.cross_origin = true;
+    info.box = Rect{f[2].get<double>(), f[3].get<double>(), f[4].get<double>(), f[5].get<double>()};
+    out.push_back(info);
+  }
+  return out;
+}
+
+Result<std::vector<TabInfo>> WdPage::tabs(Deadline deadline) {
+  auto handles = command("GET", "/window/handles", json(), deadline);
+  if (!handles) return handles.status();
+  std::vector<TabInfo> out;
+  std::string active = window_;
+  for (const auto& h : *handles) {
+    std::string id = h.get<std::string>();
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      known_windows_.insert(id);
+    }
+    if (id != window_) {
+      // Title and URL belong to the current window: visit, then come back.
+      if (!command("POST", "/window", {{"handle", id}}, deadline)) continue;
+      window_ = id;
+      frame_.clear();
+    }
+    TabInfo t{id, "", "", id == active};
+    if (auto url = command("GET", "/url", json(), deadline); url && url->is_string()) t.url = url->get<std::string>();
+    if (auto title = command("GET", "/title", json(), deadline); title && title->is_string()) {
+      t.title = title->get<std::string>();
+    }
+    out.push_back(t);
+  }
+  if (window_ != active) {
+    LSCOPE_RETURN_IF_ERROR(command("POST", "/window", {{"handle", active}}, deadline));
+    window_ = active;
+    frame_.clear();
+  }
+  return out;
+}
+
+Status WdPage::switchTab(const std::string& tab_id, Deadline deadline) {
+  auto r = command("POST", "/window", {{"handle", tab_id}}, deadline);
+  if (!r) return r.status();
+  window_ = tab_id;
+  frame_.clear();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    doc_token_.clear();  // another tab's document is not a navigation
+  }
+  return probe(deadline);
+}
+
+Status WdPage::closeTab(const std::string& tab_id, Deadline deadline) {
+  auto handles = command("GET", "/window/handles", json(), deadline);
+  if (!handles) return handles.status();
+  if (handles->size() <= 1) {
+    // Closing the last window would end the WebDriver session: open a fresh tab first.
+    auto fresh = newTab("", deadline);
+    if (!fresh) return fresh.status();
+  }
+  std::string back_to = window_ == tab_id ? "" : window_;
+  LSCOPE_RETURN_IF_ERROR(command("POST", "/window", {{"handle", tab_id}}, deadline));
+  auto left = command("DELETE", "/window", json(), deadline);
+  if (!left) return left.status();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    known_windows_.erase(tab_id);
+  }
+  if (back_to.empty()) {
+    if (!left->is_array() || left->empty()) return Status(codes::kBrowserError, "no tab is left");
+    back_to = left->back().get<std::string>();
+  }
+  return switchTab(back_to, deadline);
+}
+
+Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(leaveFrame(deadline));
+  std::string handle;
+  auto r = command("POST", "/window/new", {{"type", "tab"}}, deadline);
+  if (r && r->is_object() && r->contains("handle")) {
+    handle = (*r)["handle"].get<std::string>();
+  } else {
+    if (r.status().code() != codes::kUnsupported && !r.ok()) return r.status();
+    // New Window is optional in the spec; a script-opened window is the fallback.
+    auto before = command("GET", "/window/handles", json(), deadline);
+    if (!before) return before.status();
+    auto opened = execute("const done = arguments[arguments.length - 1]; done(!!window.open('about:blank', '_blank'));",
+                          json::array(), deadline);
+    if (!opened) return opened.status();
+    auto after = command("GET", "/window/handles", json(), deadline);
+    if (!after) return after.status();
+    for (const auto& h : *after) {
+      if (std::find(before->begin(), before->end(), h) == before->end()) handle = h.get<std::string>();
+    }
+    if (handle.empty()) return Status(codes::kUnsupported, "this remote end cannot open a tab");
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    known_windows_.insert(handle);
+  }
+  LSCOPE_RETURN_IF_ERROR(switchTab(handle, deadline));
+  if (!url.empty()) LSCOPE_RETURN_IF_ERROR(navigate(url, deadline));
+  return handle;
+}
+
+Status WdPage::setFiles(int scanner_id, const std::string& frame_id, const std::vector<std::string>& paths,
+                        Deadline deadline) {
+  LSCOPE_RETURN_IF_ERROR(enterFrame(frame_id, deadline));
+  std::string g(kScannerGlobal);
+  auto el = execute("const done = arguments[arguments.length - 1];"
+                    "done(window." + g + " ? window." + g + ".element(arguments[0]) : null);",
+                    json::array({scanner_id}), deadline);
+  Status st = Status::ok();
+  if (!el) {
+    st = el.status();
+  } else if (!el->is_object() || !el->contains(kElementKey)) {
+    st = Status(codes::kElementStale, "the file input is gone", "run observe again");
+  } else {
+    // Element Send Keys on a file input sets its files (§12.5.3), one path per line.
+    std::string text;
+    for (const auto& p : paths) text += (text.empty() ? "" : "\n") + p;
+    auto r = command("POST", "/element/" + (*el)[kElementKey].get<std::string>() + "/value",
+                     {{"text", text}}, deadline);
+    st = r.status();
+  }
+  if (!frame_id.empty()) leaveFrame(deadline);
+  return st;
+}
+
+void WdPage::noteNewWindows(Deadline deadline) {
+  auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
+  if (!handles || !handles->is_array()) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& h : *handles) {
+    std::string id = h.get<std::string>();
+    if (known_windows_.insert(id).second) events_.push_back({"tab_opened", id, ""});
+  }
+}
+
+void WdPage::noteDownloads() {
+  if (options_.downloads_dir.empty()) return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& e : fs::directory_iterator(options_.downloads_dir, ec)) {
+    std::string name = e.path().filename().string();
+    if (known_downloads_.count(name)) continue;
+    std::string ext = e.path().extension().string();
+    if (ext == ".crdownload" || ext == ".part" || ext == ".download" || name.rfind(".com.google.Chrome", 0) == 0) {
+      continue;  // still being written
+    }
+    known_downloads_.insert(name);
+    auto size = fs::file_size(e.path(), ec);
+    events_.push_back({"download", e.path().string(), ec ? "size unknown" : std::to_string(size) + " bytes"});
+  }
+}
+
+std::vector<BrowserEvent> WdPage::drainEvents() {
+  noteNewWindows(Deadline::in(Millis(3000)));
+  noteDownloads();
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<BrowserEvent> out;
+  out.swap(events_);
+  return out;
+}
+
+}  // namespace lscope::wd
