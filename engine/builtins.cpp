@@ -520,6 +520,7 @@ Status Session::builtinDismissPopups(IntentRun& run) {
   };
   int dismissed = 0;
   int misses = 0;  // tries in a row that left the same popup up (animations swallow clicks)
+  int last_clicked = 0;
   for (int round = 1; round <= 5; ++round) {  // §4.4: repeat until none remain, at most 5 rounds
     std::string kind;
     const Pattern* popup = topPopup(kind);
@@ -535,7 +536,16 @@ Status Session::builtinDismissPopups(IntentRun& run) {
     int close_id = close ? close->id : 0;
     if (close) {
       auto c = clickOn(run.ctx, **b, *close, {});
+      if (!c && close->id == last_clicked &&
+          (c.status().code() == codes::kElementNotVisible || c.status().code() == codes::kElementStale ||
+           c.status().code() == codes::kElementNotFound)) {
+        // Clicked a moment ago and now fading or gone: the popup is on its way out.
+        settle(run.ctx);
+        LSCOPE_RETURN_IF_ERROR(rescan(run));
+        continue;
+      }
       if (!c) return c.status();
+      last_clicked = close->id;
       how = "clicked " + quote(close->text.empty() ? close->attributes.value("aria-label", "close") : close->text);
       run.log("click " + label(*close) + *c);
     } else {
@@ -545,11 +555,25 @@ Status Session::builtinDismissPopups(IntentRun& run) {
     }
     settle(run.ctx);
     LSCOPE_RETURN_IF_ERROR(rescan(run));
-    bool still = false;
-    if (const Pattern* again = run.page.pattern(kind)) {
+    auto stillUp = [&] {
+      const Pattern* again = run.page.pattern(kind);
+      if (!again) return false;
       const Element* again_close = close_id ? run.page.byId(close_id) : nullptr;
-      still = !close_id || (again->fields.count("close") && again->fields.at("close") == close_id) ||
-              (again_close && again_close->visible);
+      return !close_id || (again->fields.count("close") && again->fields.at("close") == close_id) ||
+             (again_close && again_close->visible);
+    };
+    bool still = stillUp();
+    if (still && close_id) {
+      // An exit animation keeps a closing popup on screen for a moment: wait (event-driven, in the
+      // page) for its close control to go, then look again.
+      if (const Element* again_close = run.page.byId(close_id)) {
+        auto gone = scannerCall(run.ctx, {{"cmd", "wait_for"}, {"condition", "hidden"}, {"id", again_close->scanner_id},
+                                          {"timeout", 1500}}, again_close->frame);
+        if (gone && gone->value("met", false)) {
+          LSCOPE_RETURN_IF_ERROR(rescan(run));
+          still = stillUp();
+        }
+      }
     }
     if (still) {
       if (++misses >= 2) break;

@@ -199,8 +199,16 @@ void Session::scanFrames(Ctx& ctx, PageScan& page, const json& params) {
 }
 
 Result<Point> Session::pointOf(Ctx& ctx, const Element& el, const std::string& check, bool force) {
-  auto point = scannerCall(ctx, {{"cmd", "point"}, {"id", el.scanner_id}, {"check", check}, {"force", force}},
-                           el.frame);
+  json cmd = {{"cmd", "point"}, {"id", el.scanner_id}, {"check", check}, {"force", force}};
+  auto point = scannerCall(ctx, cmd, el.frame);
+  if (!point && point.status().code() == codes::kElementNotVisible && !force) {
+    // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
+    // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
+    auto shown = scannerCall(ctx, {{"cmd", "wait_for"}, {"condition", "visible"}, {"id", el.scanner_id},
+                                   {"timeout", std::min<long long>(2000, ctx.deadline.remaining().count())}},
+                             el.frame);
+    if (shown && shown->value("met", false)) point = scannerCall(ctx, cmd, el.frame);
+  }
   if (!point) return point.status();
   Point p{point->value("x", 0.0), point->value("y", 0.0)};
   if (!el.frame.empty() && last_) {

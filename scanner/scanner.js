@@ -1762,6 +1762,15 @@
   // ===============================================================================================
   // 10. Element map (spec §6): ids of the last scan -> live references.
   // ===============================================================================================
+  // Controls the browser reported invalid (the `invalid` event of a submit attempt), for engines
+  // without :user-invalid (WebKit before 16.5): the same signal, seen from the event side.
+  const invalidSeen = new B.WeakMap();
+  try {
+    addListener(TOP_DOC, 'invalid', (e) => { if (e && e.target) wmSet(invalidSeen, e.target, true); }, true);
+  } catch (e) {
+    // a document without events: nothing to remember
+  }
+
   const state = {
     items: [], // index = id
     byElement: new B.WeakMap(),
@@ -2702,7 +2711,8 @@
       try {
         flagged = matches(item.el, ":user-invalid");
       } catch (e) {
-        flagged = false; // a browser without :user-invalid
+        // A browser without :user-invalid: fields that fired `invalid` and still are.
+        flagged = !!wmGet(invalidSeen, item.el) && !!item.el.validity && !item.el.validity.valid;
       }
       const message = flagged ? collapse(str(item.el.validationMessage || '')) : '';
       if (!message) return;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, text, conform } from './lib/lscope.js';
+import { connect, text, conform, backendViewport } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer, reportCsv } from './lib/fixture_server.js';
 
 // The backend conformance suite: known differences come from backends/expectations.json.
@@ -65,10 +65,16 @@ describe('navigation', () => {
     const port = await closedPort();
     const r = await call('goto', { url: `http://127.0.0.1:${port}/nothing` });
     assert.equal(r.isError, true);
-    assert.match(text(r), new RegExp(`^error goto: net::ERR_CONNECTION_REFUSED loading http://127\\.0\\.0\\.1:${port}/nothing`));
+    assert.match(text(r), new RegExp(`^error goto: .*http://127\\.0\\.0\\.1:${port}/nothing`));
     assert.equal(r.structuredContent.code, 'NAVIGATION_ERROR');
     assert.match(text(r), /# hint\n/);
     await ok('goto', { url: `${site.base}/login.html` });
+  });
+
+  it('a refused connection is named as such', async () => {
+    const port = await closedPort();
+    const r = await call('goto', { url: `http://127.0.0.1:${port}/nothing` });
+    assert.match(text(r), new RegExp(`^error goto: net::ERR_CONNECTION_REFUSED loading http://127\\.0\\.0\\.1:${port}/nothing`));
   });
 });
 
@@ -107,7 +113,8 @@ describe('observation', () => {
     assert.equal(img.mimeType, 'image/png');
     const png = Buffer.from(img.data, 'base64');
     assert.equal(png.subarray(1, 4).toString(), 'PNG');
-    assert.equal(png.readUInt32BE(16), 1280);  // viewport width
+    assert.equal(png.readUInt32BE(16), backendViewport[0]);  // the viewport's width
+    assert.equal(png.readUInt32BE(20), backendViewport[1]);
   });
 });
 

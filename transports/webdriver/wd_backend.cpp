@@ -149,6 +149,9 @@ class WdFactory final : public BackendFactory {
     }
     WdPageOptions page;
     page.keepalive = own_driver;
+    page.synthesize_dblclick = engine_ == Engine::kWpe;
+    page.viewport_width = options_.viewport_width;
+    page.viewport_height = options_.viewport_height;
     if (!downloads_root_.empty() && engine_ == Engine::kChromium) {
       // Each session downloads into a folder of its own, so one never reports another's files.
       page.downloads_dir = options_.remote_url.empty() ? makeTempDir(downloads_root_ + "/session-") : downloads_root_;

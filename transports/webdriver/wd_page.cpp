@@ -195,7 +195,23 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
     }
   }
   page->probe(deadline);
+  page->fitViewport(deadline);
   return page;
+}
+
+void WdPage::fitViewport(Deadline deadline) {
+  if (!caps_.value("setWindowRect", false)) return;  // e.g. WPE's headless view: fixed size
+  // Window size includes the browser's own UI: size the window so the viewport is as asked.
+  auto inner = execute("const done = arguments[arguments.length - 1]; done([innerWidth, innerHeight]);",
+                       json::array(), deadline);
+  auto rect = command("GET", "/window/rect", json(), deadline);
+  if (!inner || !rect || !inner->is_array() || inner->size() != 2 || !rect->is_object()) return;
+  int dw = options_.viewport_width - (*inner)[0].get<int>();
+  int dh = options_.viewport_height - (*inner)[1].get<int>();
+  if (dw == 0 && dh == 0) return;
+  auto set = command("POST", "/window/rect",
+                     {{"width", rect->value("width", 0) + dw}, {"height", rect->value("height", 0) + dh}}, deadline);
+  if (!set) spdlog::debug("webdriver: cannot size the window: {}", set.status().message());
 }
 
 WdPage::~WdPage() {
@@ -301,6 +317,13 @@ Status WdPage::probe(Deadline deadline) {
 
 Status WdPage::navigate(const std::string& url, Deadline deadline) {
   frame_.clear();  // Navigate To always loads in the top-level browsing context
+  probe(deadline);
+  std::string before_url, before_token;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    before_url = doc_url_;
+    before_token = doc_token_;
+  }
   auto r = command("POST", "/url", {{"url", url}}, deadline);
   if (!r) {
     const std::string& m = r.status().message();
@@ -315,7 +338,28 @@ Status WdPage::navigate(const std::string& url, Deadline deadline) {
     }
     return r.status();
   }
-  probe(deadline);
+  LSCOPE_RETURN_IF_ERROR(probe(deadline));
+  std::lock_guard<std::mutex> lock(mu_);
+  // Some remote ends (WebKit's) report success for a load that failed: the browser stays where
+  // it was, or lands on about:blank.
+  bool nothing_happened = doc_token_ == before_token && doc_url_ == before_url && url != before_url;
+  bool blank = doc_url_ == "about:blank" && url != "about:blank";
+  if (nothing_happened || blank) {
+    std::string stayed = doc_url_;
+    mu_.unlock();
+    // cog shows "Page load error" with WebKit's reason ("Could not connect to …: Connection refused").
+    auto why = execute("const done = arguments[arguments.length - 1];"
+                       "if (document.title !== 'Page load error' || !document.body) { done(''); return; }"
+                       "done(document.body.innerText.split('\\n').map((l) => l.trim()).filter((l) => l &&"
+                       "  l !== 'Page load error' && l !== 'Try again' && !/^[a-z]+:\\/\\//.test(l)).join(' ').slice(0, 200));",
+                       json::array(), deadline.capped(Millis(3000)));
+    mu_.lock();
+    std::string reason = why && why->is_string() ? why->get<std::string>() : "";
+    for (auto& c : reason) if (c == '\n') c = ' ';
+    return Status(codes::kNavigationError,
+                  "could not load " + url + (reason.empty() ? " (the browser stayed on " + stayed + ")" : ": " + reason),
+                  "check the URL and that the site is reachable");
+  }
   return Status::ok();
 }
 
@@ -443,6 +487,11 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
     }
     if (!r && r.status().message().find("call function result") != std::string::npos) return hostileRealm();
     if (!r) return r.status();
+    if (r->is_null() && acceptPrompt(deadline)) {
+      // A dialog opened while the script ran: the remote end answered null and left it open.
+      if (repeatable && attempt < 3) continue;
+      return json{{"ok", true}, {"data", {{"dialog", true}}}};
+    }
     if (r->is_string() && r->get<std::string>() == "__missing__") {
       if (attempt >= 3) return Status(codes::kScriptError, "the scanner could not be installed in this page");
       auto installed = execute(installScript(), json::array(), deadline);
@@ -522,7 +571,17 @@ Status WdPage::mouseClick(Point at, MouseButton button, int click_count, int mod
                                {"actions", pointer_actions}}});
   if (!mods.empty()) sources.push_back(keySource(key_actions));
   spdlog::trace("webdriver click at {},{}", at.x, at.y);
-  return performActions(sources, deadline);
+  LSCOPE_RETURN_IF_ERROR(performActions(sources, deadline));
+  if (click_count == 2 && options_.synthesize_dblclick) {
+    auto r = execute("const [x, y, button] = arguments; const done = arguments[arguments.length - 1];"
+                     "const el = document.elementFromPoint(x, y);"
+                     "if (el) el.dispatchEvent(new MouseEvent('dblclick', {bubbles: true, cancelable: true, composed: true,"
+                     "  view: window, detail: 2, clientX: x, clientY: y, button}));"
+                     "done(!!el);",
+                     json::array({at.x, at.y, b}), deadline, false);
+    if (!r && r.status().code() != kDialogInterrupted) return r.status();
+  }
+  return Status::ok();
 }
 
 Status WdPage::insertText(const std::string& text, Deadline deadline) {
@@ -670,6 +729,12 @@ Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
   auto r = command("POST", "/window/new", {{"type", "tab"}}, deadline);
   if (r && r->is_object() && r->contains("handle")) {
     handle = (*r)["handle"].get<std::string>();
+    std::lock_guard<std::mutex> lock(mu_);
+    if (known_windows_.count(handle)) {
+      // WPE's cog answers with the window it already has: a single-view browser.
+      return Status(codes::kUnsupported, "this browser has a single view and cannot open tabs",
+                    "goto the URL in the current tab instead");
+    }
   } else {
     if (r.status().code() != codes::kUnsupported && !r.ok()) return r.status();
     // New Window is optional in the spec; a script-opened window is the fallback.

@@ -17,6 +17,11 @@ namespace lscope::wd {
 struct WdPageOptions {
   std::string description;    // "webdriver chromedriver 120 (chrome 120)"
   std::string downloads_dir;  // watched for finished downloads (empty: not reported)
+  int viewport_width = 1280;  // the viewport asked for, where the remote end can resize windows
+  int viewport_height = 800;
+  // WebKit's WebDriver turns two clicks into two clicks, never a dblclick: send the dblclick
+  // event ourselves after a double click.
+  bool synthesize_dblclick = false;
   // Something the page keeps alive while it exists (a driver process of its own).
   std::shared_ptr<void> keepalive;
 };
@@ -78,6 +83,8 @@ class WdPage final : public Backend {
   Status probe(Deadline deadline);
   Status historyMove(const std::string& path, const std::string& what, Deadline deadline);
   Status performActions(const json& sources, Deadline deadline);
+  // Resizes the window so the viewport has the size asked for (where the remote end can).
+  void fitViewport(Deadline deadline);
   void noteNewWindows(Deadline deadline);
   void noteDownloads();
 

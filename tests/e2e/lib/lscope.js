@@ -97,6 +97,8 @@ if (!expectations.backends[backendName]) {
   throw new Error(`LSCOPE_BACKEND=${backendName} is not in backends/expectations.json`);
 }
 export const backendArgs = expectations.backends[backendName].args;
+// The viewport the backend's browser gets ([width, height] in CSS pixels).
+export const backendViewport = expectations.backends[backendName].viewport;
 
 // The listed reason this backend cannot do what the named test checks, or false: pass it as
 // the test's `skip` option, so every difference lives in the expectations file.
