@@ -73,6 +73,12 @@ Result<HttpResponse> send(const HttpRequest& request, Deadline deadline) {
     if (err == httplib::Error::ConnectionTimeout) {
       return Status(codes::kTimeout, "connecting to " + url->host + ":" + std::to_string(url->port) + " timed out");
     }
+    if (err == httplib::Error::Connection) {
+      return Status(codes::kConnectionError,
+                    "nothing answers at " + url->host + ":" + std::to_string(url->port) + " (" + request.method + " " +
+                        request.url + ": connection refused or host unreachable)",
+                    "is the endpoint running and reachable?");
+    }
     return Status(codes::kConnectionError, request.method + " " + request.url + " failed: " + httplib::to_string(err),
                   "is the endpoint running and reachable?");
   }

@@ -7,7 +7,9 @@ cd "$(dirname "$0")/.."
 packages=(g++ cmake ninja-build ccache pkg-config
   nlohmann-json3-dev libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libyaml-cpp-dev
   libwebsocketpp-dev libasio-dev libspdlog-dev doctest-dev libcli11-dev libre2-dev
-  chromium chromium-driver)
+  chromium chromium-driver
+  wpewebkit-driver cog           # WPE WebKit behind WebDriver (lscope-e)
+  openjdk-17-jre-headless)       # Selenium Grid in the tests
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

@@ -5,39 +5,11 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { lscopeBin, connect, text, waitExit } from './lib/lscope.js';
+import { startHttpServer, httpClient } from './lib/http_server.js';
 import { startFixtureServer } from './lib/fixture_server.js';
-
-// Starts `lscope serve --http` on a free port; resolves {url, child, stop}.
-export async function startHttpServer(args = []) {
-  const child = spawn(lscopeBin, ['serve', '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let err = '';
-  const url = await new Promise((resolve, reject) => {
-    child.stderr.on('data', (d) => {
-      err += d;
-      const m = err.match(/MCP Streamable HTTP on (http:\/\/\S+)/);
-      if (m) resolve(m[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`lscope serve exited (${code}): ${err}`)));
-  });
-  return {
-    url,
-    child,
-    stderr: () => err,
-    stop: async () => { child.kill('SIGTERM'); await waitExit(child); },
-  };
-}
-
-async function httpClient(url, opts = {}) {
-  const client = new Client({ name: 'lemmascope-http-e2e', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(url), opts);
-  await client.connect(transport);
-  return { client, transport };
-}
 
 let site;
 let server;

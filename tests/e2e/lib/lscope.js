@@ -75,9 +75,9 @@ export function waitExit(child, ms = 15000) {
 
 // Runs lscope to completion without blocking the event loop (fixture servers live in this
 // process), feeding `input` on stdin. Resolves {status, stdout, stderr}.
-export function runLscope(args, { input = '', env = process.env } = {}) {
+export function runLscope(args, { input = '', env = process.env, bin = lscopeBin } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(lscopeBin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });
