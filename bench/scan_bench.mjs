@@ -1,7 +1,7 @@
 // Scan benchmark: scanner time on generated pages of 100 / 1,000 / 10,000 elements and the size
 // of what an agent reads (observe) on those pages and on every tests/fixtures page.
 //
-//   node bench/scan_bench.mjs [--runs N] [--sizes 100,1000,10000]
+//   node bench/scan_bench.mjs [--runs N] [--sizes 100,1000,10000] [--args "--backend webdriver"]
 //
 // Drives the real binary (LSCOPE_BIN, default build/lscope): `lscope scanner` for scan times,
 // `lscope run -` (goto + observe) for observation sizes. Prints tables and exits 0 (no thresholds;
@@ -23,6 +23,8 @@ function option(name, dflt) {
 }
 const RUNS = Math.max(2, Number(option('--runs', 21)));
 const SIZES = option('--sizes', '100,1000,10000').split(',').map(Number);
+// Backend options for every lscope started, e.g. --args "--browser wpe" (default: CDP).
+const ARGS = option('--args', '').split(' ').filter(Boolean);
 
 // ----- generated pages -------------------------------------------------------------------------
 
@@ -72,7 +74,7 @@ function serveGenerated(sizes) {
 
 /** `lscope scanner`: one JSON line in, one out. Spawned asynchronously (servers live here). */
 function scannerShell() {
-  const child = spawn(lscopeBin, ['scanner'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(lscopeBin, ['scanner', ...ARGS], { stdio: ['pipe', 'pipe', 'inherit'] });
   const pending = [];
   readline.createInterface({ input: child.stdout }).on('line', (line) => pending.shift()?.(JSON.parse(line)));
   const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -85,7 +87,7 @@ function scannerShell() {
 /** `lscope run --keep-going -` over `script`; resolves with stdout. */
 function runOil(script) {
   return new Promise((resolve, reject) => {
-    const child = spawn(lscopeBin, ['run', '--keep-going', '-'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(lscopeBin, ['run', '--keep-going', '-', ...ARGS], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.on('error', reject);

@@ -2,9 +2,8 @@
 // stdio, which drives real headless Chromium on a local fixture page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import { connect, text, lscopeBin, descendants, alive, waitExit, runLscope } from './lib/lscope.js';
+import { connect, text, alive, waitExit, runLscope, startWithBrowser } from './lib/lscope.js';
 import { startFixtureServer, accounts } from './lib/fixture_server.js';
 
 let site;
@@ -74,36 +73,9 @@ test('a tool that runs and fails is an isError result with a hint; the server ke
   }
 });
 
-// Starts lscope directly (no SDK) so the test controls stdin and signals; waits until a goto
-// has started Chromium; returns the process, Chromium's pids and the profile directory.
-async function startWithBrowser(extraArgs = []) {
-  const child = spawn(lscopeBin, extraArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
-  const lines = [];
-  let buf = '';
-  child.stdout.on('data', (d) => {
-    buf += d;
-    let i;
-    while ((i = buf.indexOf('\n')) >= 0) { lines.push(buf.slice(0, i)); buf = buf.slice(i + 1); }
-  });
-  const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'goto', arguments: { url: `${site.base}/login.html` } } });
-  await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error('no goto reply')), 30000);
-    const check = () => {
-      if (lines.some((l) => JSON.parse(l).id === 2)) { clearTimeout(t); resolve(); } else setTimeout(check, 20);
-    };
-    check();
-  });
-  const browser = descendants(child.pid);
-  const profile = browser.map((p) => p.args.match(/--user-data-dir=(\S+)/)).find(Boolean)?.[1];
-  return { child, lines, browser, profile };
-}
-
 for (const how of ['EOF', 'SIGTERM', 'SIGINT']) {
   test(`no orphan browser processes after ${how}`, async () => {
-    const { child, lines, browser, profile } = await startWithBrowser();
+    const { child, lines, browser, profile } = await startWithBrowser(`${site.base}/login.html`);
     assert.ok(browser.length > 0, 'Chromium was started');
     assert.ok(profile && fs.existsSync(profile), 'a temporary profile exists while running');
     if (how === 'EOF') child.stdin.end();

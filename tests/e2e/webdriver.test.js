@@ -3,9 +3,10 @@
 // session, the remote end is unreachable) and the seed's command names.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { connect, text, descendants, alive, runLscope, lscopeBin } from './lib/lscope.js';
+import { connect, text, descendants, alive, runLscope, lscopeBin, startWithBrowser, waitExit } from './lib/lscope.js';
 import { startHttpServer, httpClient } from './lib/http_server.js';
 import { startFixtureServer } from './lib/fixture_server.js';
 import { startGrid, wd } from './lib/grid.js';
@@ -143,6 +144,27 @@ describe('faults', () => {
       await client.close();
     }
   });
+});
+
+describe('no orphans: drivers and browsers end with lscope', () => {
+  const backends = { chromedriver: ['--backend', 'webdriver'], wpe: ['--browser', 'wpe'] };
+  for (const [name, args] of Object.entries(backends)) {
+    for (const how of ['EOF', 'SIGTERM']) {
+      it(`${name}, after ${how}`, async () => {
+        const { child, lines, browser, profile } = await startWithBrowser(`${site.base}/login.html`, args);
+        assert.ok(browser.some((p) => /chromedriver|WPEWebDriver/.test(p.args)), 'a driver was started');
+        assert.ok(browser.some((p) => /chromium|\bcog\b/.test(p.args)), 'and a browser');
+        if (how === 'EOF') child.stdin.end();
+        else child.kill(how);
+        const { code, signal } = await waitExit(child);
+        assert.equal(signal, null, 'exits by itself, not killed by the signal');
+        assert.equal(code, how === 'EOF' ? 0 : 143);
+        for (const p of browser) assert.equal(alive(p.pid), false, `pid ${p.pid} (${p.args.slice(0, 60)}) is gone`);
+        if (profile) assert.equal(fs.existsSync(profile), false, `the browser's profile ${profile} is removed`);
+        for (const l of lines) assert.equal(JSON.parse(l).jsonrpc, '2.0');
+      });
+    }
+  }
 });
 
 describe('names and options', () => {

@@ -65,9 +65,30 @@ Result<std::unique_ptr<CdpPage>> CdpPage::open(std::shared_ptr<CdpConnection> co
   if (!options.browser_context_id.empty()) create["browserContextId"] = options.browser_context_id;
   auto created = page->call("Target.createTarget", create, deadline);
   if (!created) return created.status();
-  auto st = page->attachTab((*created)["targetId"].get<std::string>(), deadline);
+  std::string target = (*created)["targetId"].get<std::string>();
+  auto st = page->attachTab(target, deadline);
   if (!st) return st;
+  page->fitViewport(target, deadline);
   return page;
+}
+
+void CdpPage::fitViewport(const std::string& target_id, Deadline deadline) {
+  // The window's size includes the browser's own UI, even headless: size the window so the
+  // viewport is what was asked for (the same on every backend).
+  auto inner = call("Runtime.evaluate", {{"expression", "[innerWidth, innerHeight]"}, {"returnByValue", true}}, deadline);
+  auto win = call("Browser.getWindowForTarget", {{"targetId", target_id}}, deadline);
+  if (!inner || !win) return;
+  const json& size = (*inner)["result"]["value"];
+  if (!size.is_array() || size.size() != 2) return;
+  int dw = options_.viewport_width - size[0].get<int>();
+  int dh = options_.viewport_height - size[1].get<int>();
+  if (dw == 0 && dh == 0) return;
+  const json& bounds = (*win)["bounds"];
+  auto set = call("Browser.setWindowBounds",
+                  {{"windowId", (*win)["windowId"]},
+                   {"bounds", {{"width", bounds.value("width", 0) + dw}, {"height", bounds.value("height", 0) + dh}}}},
+                  deadline);
+  if (!set) spdlog::debug("cdp: cannot size the window: {}", set.status().message());
 }
 
 CdpPage::~CdpPage() {

@@ -79,6 +79,8 @@ class CdpPage final : public Backend {
       : conn_(std::move(conn)), options_(std::move(options)) {}
 
   Status attachTab(const std::string& target_id, Deadline deadline);
+  // Resizes the tab's window so its viewport has the size asked for.
+  void fitViewport(const std::string& target_id, Deadline deadline);
   // The session and frame id the scanner runs in for `frame_id` ("" = the active tab's page).
   Status locateFrame(const std::string& frame_id, std::string& session, std::string& frame);
   // Evaluates `expression` in the frame's scanner world, injecting the scanner if needed.

@@ -149,6 +149,7 @@ class WdFactory final : public BackendFactory {
     }
     WdPageOptions page;
     page.keepalive = own_driver;
+    page.registry = sessions_;
     page.synthesize_dblclick = engine_ == Engine::kWpe;
     page.viewport_width = options_.viewport_width;
     page.viewport_height = options_.viewport_height;
@@ -156,7 +157,14 @@ class WdFactory final : public BackendFactory {
       // Each session downloads into a folder of its own, so one never reports another's files.
       page.downloads_dir = options_.remote_url.empty() ? makeTempDir(downloads_root_ + "/session-") : downloads_root_;
     }
-    json caps = sessionCapabilities(engine_, options_, binary, page.downloads_dir);
+    std::string profile;
+    if (engine_ == Engine::kChromium && options_.remote_url.empty()) {
+      // A fresh profile we make and remove ourselves: chromedriver leaves its own behind.
+      profile = makeTempDir("lemmascope-profile-");
+      if (profile.empty()) return Status(codes::kInternal, "cannot create a temporary profile");
+      page.owned_dirs.push_back(profile);
+    }
+    json caps = sessionCapabilities(engine_, options_, binary, page.downloads_dir, profile);
     auto opened = WdPage::open(client, caps, page, deadline);
     if (!opened) return opened.status();
     const json& got = (*opened)->capabilities();
@@ -171,7 +179,10 @@ class WdFactory final : public BackendFactory {
     std::lock_guard<std::mutex> lock(mu_);
     if (shut_down_) return;
     shut_down_ = true;
-    // Drivers end with their whole process group: the browsers they started go with them.
+    // Sessions still open (a signal ends us before their MCP sessions end): delete them, so the
+    // remote ends close their browsers and remove their profiles. Then stop the drivers; their
+    // whole process groups go, browsers included.
+    sessions_->deleteAll(Millis(3000));
     if (shared_) shared_->process->terminate(Millis(2000));
     for (auto& weak : own_drivers_) {
       if (auto p = weak.lock()) p->terminate(Millis(2000));
@@ -195,6 +206,7 @@ class WdFactory final : public BackendFactory {
   Engine engine_;
   std::mutex mu_;
   bool shut_down_ = false;
+  std::shared_ptr<WdSessionRegistry> sessions_ = std::make_shared<WdSessionRegistry>();
   std::unique_ptr<Driver> shared_;                          // chromedriver
   std::vector<std::weak_ptr<ChildProcess>> own_drivers_;    // WPEWebDriver, one per session
   std::string downloads_root_;
@@ -211,7 +223,7 @@ Engine engineFor(const WdOptions& options) {
 }
 
 json sessionCapabilities(Engine engine, const WdOptions& options, const std::string& browser_binary,
-                         const std::string& downloads_dir) {
+                         const std::string& downloads_dir, const std::string& profile_dir) {
   json always = {
       {"pageLoadStrategy", "normal"},
       // Prompts wait for us: the backend accepts and reports them (the CDP dialog policy).
@@ -231,6 +243,7 @@ json sessionCapabilities(Engine engine, const WdOptions& options, const std::str
                  "--window-size=" + std::to_string(options.viewport_width) + "," +
                      std::to_string(options.viewport_height)};
     if (!options.headed) args.push_back("--headless");
+    if (!profile_dir.empty()) args.push_back("--user-data-dir=" + profile_dir);
     json chrome = {{"args", args}};
     if (!browser_binary.empty()) chrome["binary"] = browser_binary;
     if (!downloads_dir.empty()) {

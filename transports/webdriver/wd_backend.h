@@ -30,9 +30,10 @@ struct WdOptions {
 Engine engineFor(const WdOptions& options);
 
 // The capabilities of New Session for `engine` (§7.2 "Capabilities"), exposed for a unit test.
-// `browser_binary` is the Chromium path to pass (empty: let the remote end choose).
+// `browser_binary` is the Chromium path to pass (empty: let the remote end choose);
+// `profile_dir` a fresh --user-data-dir (empty: the driver makes one).
 nlohmann::json sessionCapabilities(Engine engine, const WdOptions& options, const std::string& browser_binary,
-                                   const std::string& downloads_dir);
+                                   const std::string& downloads_dir, const std::string& profile_dir = "");
 
 std::unique_ptr<BackendFactory> makeWebDriverBackendFactory(WdOptions options);
 

@@ -182,6 +182,7 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
                   "is it a W3C WebDriver remote end?");
   }
   page->session_ = (*created)["sessionId"].get<std::string>();
+  if (page->options_.registry) page->options_.registry->add({page->client_, page->session_, page->options_.owned_dirs});
   page->caps_ = created->value("capabilities", json::object());
   auto handle = page->command("GET", "/window", json(), deadline);
   if (!handle) return handle.status();
@@ -214,11 +215,45 @@ void WdPage::fitViewport(Deadline deadline) {
   if (!set) spdlog::debug("webdriver: cannot size the window: {}", set.status().message());
 }
 
+namespace {
+void removeDirs(const std::vector<std::string>& dirs) {
+  std::error_code ec;
+  for (const auto& d : dirs) std::filesystem::remove_all(d, ec);
+}
+}  // namespace
+
+void WdSessionRegistry::add(Entry entry) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.push_back(std::move(entry));
+}
+
+void WdSessionRegistry::remove(const std::string& session) {
+  std::lock_guard<std::mutex> lock(mu_);
+  sessions_.erase(std::remove_if(sessions_.begin(), sessions_.end(),
+                                 [&](const Entry& e) { return e.session == session; }),
+                  sessions_.end());
+}
+
+void WdSessionRegistry::deleteAll(Millis each) {
+  std::vector<Entry> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    all.swap(sessions_);
+  }
+  for (const auto& e : all) {
+    e.client->call("DELETE", "/session/" + e.session, json(), Deadline::in(each));
+    removeDirs(e.dirs);
+  }
+}
+
 WdPage::~WdPage() {
-  if (session_.empty()) return;
-  // Delete Session closes the browser the remote end started for us.
-  auto r = client_->call("DELETE", "/session/" + session_, json(), Deadline::in(Millis(10000)));
-  if (!r) spdlog::debug("webdriver: deleting session {}: {}", session_, r.status().message());
+  if (!session_.empty()) {
+    if (options_.registry) options_.registry->remove(session_);
+    // Delete Session closes the browser the remote end started for us.
+    auto r = client_->call("DELETE", "/session/" + session_, json(), Deadline::in(Millis(10000)));
+    if (!r) spdlog::debug("webdriver: deleting session {}: {}", session_, r.status().message());
+  }
+  removeDirs(options_.owned_dirs);
 }
 
 // --- plumbing --------------------------------------------------------------------------------
@@ -339,28 +374,26 @@ Status WdPage::navigate(const std::string& url, Deadline deadline) {
     return r.status();
   }
   LSCOPE_RETURN_IF_ERROR(probe(deadline));
-  std::lock_guard<std::mutex> lock(mu_);
-  // Some remote ends (WebKit's) report success for a load that failed: the browser stays where
-  // it was, or lands on about:blank.
-  bool nothing_happened = doc_token_ == before_token && doc_url_ == before_url && url != before_url;
-  bool blank = doc_url_ == "about:blank" && url != "about:blank";
-  if (nothing_happened || blank) {
-    std::string stayed = doc_url_;
-    mu_.unlock();
-    // cog shows "Page load error" with WebKit's reason ("Could not connect to …: Connection refused").
-    auto why = execute("const done = arguments[arguments.length - 1];"
-                       "if (document.title !== 'Page load error' || !document.body) { done(''); return; }"
-                       "done(document.body.innerText.split('\\n').map((l) => l.trim()).filter((l) => l &&"
-                       "  l !== 'Page load error' && l !== 'Try again' && !/^[a-z]+:\\/\\//.test(l)).join(' ').slice(0, 200));",
-                       json::array(), deadline.capped(Millis(3000)));
-    mu_.lock();
-    std::string reason = why && why->is_string() ? why->get<std::string>() : "";
-    for (auto& c : reason) if (c == '\n') c = ' ';
-    return Status(codes::kNavigationError,
-                  "could not load " + url + (reason.empty() ? " (the browser stayed on " + stayed + ")" : ": " + reason),
-                  "check the URL and that the site is reachable");
+  std::string stayed;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // Some remote ends (WebKit's) report success for a load that failed: the browser stays where
+    // it was, or lands on about:blank.
+    bool nothing_happened = doc_token_ == before_token && doc_url_ == before_url && url != before_url;
+    bool blank = doc_url_ == "about:blank" && url != "about:blank";
+    if (!nothing_happened && !blank) return Status::ok();
+    stayed = doc_url_;
   }
-  return Status::ok();
+  // cog shows "Page load error" with WebKit's reason ("Could not connect to …: Connection refused").
+  auto why = execute("const done = arguments[arguments.length - 1];"
+                     "if (document.title !== 'Page load error' || !document.body) { done(''); return; }"
+                     "done(document.body.innerText.split('\\n').map((l) => l.trim()).filter((l) => l &&"
+                     "  l !== 'Page load error' && l !== 'Try again' && !/^[a-z]+:\\/\\//.test(l)).join(' ').slice(0, 200));",
+                     json::array(), deadline.capped(Millis(3000)));
+  std::string reason = why && why->is_string() ? why->get<std::string>() : "";
+  return Status(codes::kNavigationError,
+                "could not load " + url + (reason.empty() ? " (the browser stayed on " + stayed + ")" : ": " + reason),
+                "check the URL and that the site is reachable");
 }
 
 Status WdPage::historyMove(const std::string& path, const std::string& what, Deadline deadline) {

@@ -14,6 +14,25 @@
 
 namespace lscope::wd {
 
+// The WebDriver sessions alive in this process, so a shutdown by signal can end them (the
+// remote end then closes its browser and removes its profile) before stopping drivers.
+class WdSessionRegistry {
+ public:
+  struct Entry {
+    std::shared_ptr<WdClient> client;
+    std::string session;
+    std::vector<std::string> dirs;  // removed once the session is deleted (profile, downloads)
+  };
+  void add(Entry entry);
+  void remove(const std::string& session);
+  // Deletes every session still listed (each within `each`) and removes its directories.
+  void deleteAll(Millis each);
+
+ private:
+  std::mutex mu_;
+  std::vector<Entry> sessions_;
+};
+
 struct WdPageOptions {
   std::string description;    // "webdriver chromedriver 120 (chrome 120)"
   std::string downloads_dir;  // watched for finished downloads (empty: not reported)
@@ -22,6 +41,9 @@ struct WdPageOptions {
   // WebKit's WebDriver turns two clicks into two clicks, never a dblclick: send the dblclick
   // event ourselves after a double click.
   bool synthesize_dblclick = false;
+  std::shared_ptr<WdSessionRegistry> registry;  // optional
+  // Directories this session owns (a browser profile lscope made): removed when it ends.
+  std::vector<std::string> owned_dirs;
   // Something the page keeps alive while it exists (a driver process of its own).
   std::shared_ptr<void> keepalive;
 };

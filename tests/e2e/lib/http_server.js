@@ -11,7 +11,8 @@ export async function startHttpServer(args = []) {
   const url = await new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
       err += d;
-      const m = err.match(/MCP Streamable HTTP on (http:\/\/\S+)/);
+      // The whole line: stderr can arrive in pieces ("…on http://127.0.0.1" then ":PORT/mcp").
+      const m = err.match(/MCP Streamable HTTP on (http:\/\/\S+)\n/);
       if (m) resolve(m[1]);
     });
     child.on('exit', (code) => reject(new Error(`lscope serve exited (${code}): ${err}`)));

@@ -111,3 +111,32 @@ export function unsupported(testName) {
 export function conform(testFn) {
   return (name, body) => testFn(name, { skip: unsupported(name) }, body);
 }
+
+// Starts lscope directly (no SDK) so the test controls stdin and signals; waits until a goto of
+// `url` has started the browser; returns the process, the browser's (and driver's) pids and
+// the browser's profile directory.
+export async function startWithBrowser(url, extraArgs = []) {
+  const child = spawn(lscopeBin, extraArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const lines = [];
+  let buf = '';
+  child.stdout.on('data', (d) => {
+    buf += d;
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) { lines.push(buf.slice(0, i)); buf = buf.slice(i + 1); }
+  });
+  const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'goto', arguments: { url } } });
+  await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error('no goto reply')), 30000);
+    const check = () => {
+      if (lines.some((l) => JSON.parse(l).id === 2)) { clearTimeout(t); resolve(); } else setTimeout(check, 20);
+    };
+    check();
+  });
+  const browser = descendants(child.pid);
+  const profile = browser.map((p) => p.args.match(/--user-data-dir=(\S+)/)).find(Boolean)?.[1];
+  return { child, lines, browser, profile };
+}
+
