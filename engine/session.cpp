@@ -265,7 +265,16 @@ Status Session::settle(Ctx& ctx) {
   Deadline cap = ctx.deadline.capped(options_.settle_max);
   (*b)->waitForLoad(cap);
   (*b)->waitForNetworkIdle(options_.settle_quiet, cap);  // a busy page is not an error here
-  return (*b)->waitForLoad(cap);
+  Status loaded = (*b)->waitForLoad(cap);
+  settleAnimations(ctx);
+  return loaded;
+}
+
+void Session::settleAnimations(Ctx& ctx) {
+  // Content animating in (a popup fading from opacity 0) is not visible until it ends: wait for
+  // finite animations, briefly and event-driven in the page. Failure only means no wait.
+  long long ms = std::min<long long>(1000, ctx.deadline.remaining().count());
+  if (ms > 0) scannerCall(ctx, {{"cmd", "wait_animations"}, {"timeout", ms}});
 }
 
 void Session::reportEvents(Ctx& ctx, Response& r) {
@@ -529,6 +538,7 @@ Response Session::doGoto(const Command& c, Ctx& ctx) {
     return errorResponse("goto", nav);
   }
   ctx.call.report(2, 3, "scanning");
+  if (nav) settleAnimations(ctx);
   auto page = scan(ctx);
   if (!page) return errorResponse("goto", page.status());
   Response r = okResponse("goto", shortUrl(page->url));

@@ -109,6 +109,8 @@ class Session {
                         const std::function<Result<std::string>(Backend&, const PageScan&)>& act,
                         bool form_action);
   Status settle(Ctx& ctx);
+  // Waits (at most 1 s) for finite animations and transitions running in the page to end.
+  void settleAnimations(Ctx& ctx);
   void reportEvents(Ctx& ctx, Response& r);
   // `# available intents` and `# suggested` for an observation (§6).
   void addAvailability(const PageScan& page, Response& r);

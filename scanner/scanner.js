@@ -3972,6 +3972,56 @@
     });
   }
 
+  // ----- wait_animations: until the finite animations and transitions running now have ended ---
+  // (a popup fading in is not visible yet; infinite ones, like spinners, are not waited for)
+
+  function cmdWaitAnimations(cmd) {
+    const timeout = mathMax(0, +param(cmd, 'timeout', 1000) || 0);
+    const t0 = now();
+    const running = () => {
+      let list = [];
+      try {
+        list = TOP_DOC.getAnimations ? TOP_DOC.getAnimations() : [];
+      } catch (e) {
+        list = [];
+      }
+      return filter(list, (a) => {
+        try {
+          const timing = a.effect && a.effect.getComputedTiming();
+          return a.playState === 'running' && !!timing && timing.endTime < 1e9;
+        } catch (e) {
+          return false;
+        }
+      });
+    };
+    return new B.Promise((resolve) => {
+      const check = () => {
+        const list = running();
+        const waited = now() - t0;
+        if (!list.length || waited >= timeout) {
+          resolve({ settled: !list.length, running: list.length, waited_ms: round(waited) });
+          return;
+        }
+        let done = false;
+        const next = () => {
+          if (done) return;
+          done = true;
+          B.clearTimeout(timer);
+          check();
+        };
+        const timer = B.setTimeout(next, timeout - waited);
+        each(list, (a) => {
+          try {
+            a.finished.then(next, next);
+          } catch (e) {
+            // an animation without a finished promise: the timer covers it
+          }
+        });
+      };
+      check();
+    });
+  }
+
   // ----- execute -----
 
   async function cmdExecute(cmd) {
@@ -4062,7 +4112,7 @@
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
-        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
+        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document',
       ],
     };
@@ -4090,6 +4140,7 @@
   COMMANDS.query = cmdQuery;
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
+  COMMANDS.wait_animations = cmdWaitAnimations;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;
 

@@ -61,5 +61,5 @@ for (const how of ['--cdp-endpoint', '--cdp-url']) {
 test('an unreachable endpoint is a clear error', async () => {
   const r = await runLscope(['--cdp-url', 'http://127.0.0.1:1', 'run', '-'], { input: 'goto example.com\n' });
   assert.equal(r.status, 1);
-  assert.match(r.stdout, /error goto: --cdp-url http:\/\/127\.0\.0\.1:1: GET http:\/\/127\.0\.0\.1:1\/json\/version failed/);
+  assert.match(r.stdout, /error goto: --cdp-url http:\/\/127\.0\.0\.1:1: nothing answers at 127\.0\.0\.1:1 \(GET http:\/\/127\.0\.0\.1:1\/json\/version: connection refused/);
 });
