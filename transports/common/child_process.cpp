@@ -14,6 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <future>
 #include <mutex>
 #include <sstream>
@@ -198,6 +200,29 @@ bool ChildProcess::waitExit(Deadline deadline) {
   return state_->cv.wait_until(lock, deadline.at(), [&] { return state_->exited; });
 }
 
+namespace {
+
+// True while a process of group `pgid` is alive (zombies do not count: nothing runs in them).
+bool groupAlive(pid_t pgid) {
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(entry.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream rest(stat.substr(close + 2));
+    char state = 0;
+    long ppid = 0, pgrp = 0;
+    rest >> state >> ppid >> pgrp;
+    if (pgrp == pgid && state != 'Z' && state != 'X') return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 void ChildProcess::terminate(Millis grace) {
   pid_t pid;
   {
@@ -214,6 +239,10 @@ void ChildProcess::terminate(Millis grace) {
   }
   ::kill(-pid, SIGKILL);
   waitExit(Deadline::in(Millis(2000)));
+  // Helpers of the child (a browser's network process) die with the group; wait until they
+  // have, so nothing of ours outlives this call.
+  auto until = Clock::now() + Millis(2000);
+  while (groupAlive(pid) && Clock::now() < until) std::this_thread::sleep_for(Millis(10));
 }
 
 std::string ChildProcess::recentOutput(size_t max_lines) const {
