@@ -2,8 +2,10 @@
 // test acts through the protocol and asserts what a user would check on the page.
 'use strict';
 const assert = require('assert');
-const { test, before, after } = require('node:test');
-const { serve, Browser, RESOLVE_DEEP } = require('./harness');
+const { test: nodeTest, before, after } = require('node:test');
+const { serve, Browser, RESOLVE_DEEP, conform } = require('./harness');
+// Known backend differences (tests/e2e/backends/expectations.json) are skipped with their reason.
+const test = conform(nodeTest);
 
 let site;
 let browser;

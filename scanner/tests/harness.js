@@ -1,5 +1,6 @@
 // Test harness for scanner.js: serves the fixtures over HTTP and drives the scanner through the
-// real backend (`lscope scanner`: the CDP backend injects it into an isolated world).
+// real backend (`lscope scanner`: the CDP backend injects it into an isolated world; WebDriver
+// backends into the page's realm).
 'use strict';
 const fs = require('fs');
 const http = require('http');
@@ -23,6 +24,16 @@ const TYPES = {
 // __lemmascope is unset). Not the production injection path: rebuild before trusting a result.
 const SCANNER_JS = process.env.LSCOPE_SCANNER_JS
   ? fs.readFileSync(path.resolve(process.env.LSCOPE_SCANNER_JS), 'utf8') : null;
+// LSCOPE_BACKEND names a backend of tests/e2e/backends/expectations.json (default cdp): the
+// scanner tests run on it, and skip with the listed reason what it cannot do.
+const EXPECTATIONS = JSON.parse(fs.readFileSync(
+  path.resolve(__dirname, '..', '..', 'tests', 'e2e', 'backends', 'expectations.json'), 'utf8'));
+const BACKEND = process.env.LSCOPE_BACKEND || 'cdp';
+if (!EXPECTATIONS.backends[BACKEND]) throw new Error(`LSCOPE_BACKEND=${BACKEND} is not in expectations.json`);
+/** Wraps node:test's `test` so a test this backend cannot pass is skipped with its reason. */
+function conform(testFn) {
+  return (name, body) => testFn(name, { skip: (EXPECTATIONS.differences[BACKEND] || {})[name] || false }, body);
+}
 // Longest wait for one reply line; commands carry their own (shorter) deadlines inside lscope.
 const REPLY_TIMEOUT_MS = 60000;
 
@@ -60,7 +71,7 @@ function serve(root = FIXTURES) {
  */
 class Browser {
   constructor() {
-    this.child = spawn(LSCOPE_BIN, ['scanner'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(LSCOPE_BIN, ['scanner', ...EXPECTATIONS.backends[BACKEND].args], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.pending = [];
     this.stderr = '';
     this.dead = ''; // why the process is gone
@@ -192,4 +203,4 @@ const RESOLVE_DEEP = `function resolveDeep(selector) {
   return found;
 }`;
 
-module.exports = { serve, Browser, RESOLVE_DEEP, FIXTURES, TESTS_FIXTURES, LIBRARY, LSCOPE_BIN, SCANNER_JS };
+module.exports = { serve, Browser, RESOLVE_DEEP, FIXTURES, TESTS_FIXTURES, LIBRARY, LSCOPE_BIN, SCANNER_JS, conform };

@@ -27,7 +27,10 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr Millis kDriverStartTimeout(20000);
-constexpr long long kScriptTimeoutMs = 300000;  // the engine's own deadlines end commands sooner
+// A script that never calls back (a page that broke the driver's own helpers) holds the session
+// this long; scanner waits that need longer raise it for their call.
+constexpr long long kScriptTimeoutMs = 60000;
+constexpr long long kPageLoadTimeoutMs = 300000;  // the engine's own deadlines end commands sooner
 
 std::string makeTempDir(const std::string& prefix) {
   std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
@@ -228,7 +231,7 @@ json sessionCapabilities(Engine engine, const WdOptions& options, const std::str
       {"pageLoadStrategy", "normal"},
       // Prompts wait for us: the backend accepts and reports them (the CDP dialog policy).
       {"unhandledPromptBehavior", "ignore"},
-      {"timeouts", {{"script", kScriptTimeoutMs}, {"pageLoad", kScriptTimeoutMs}, {"implicit", 0}}},
+      {"timeouts", {{"script", kScriptTimeoutMs}, {"pageLoad", kPageLoadTimeoutMs}, {"implicit", 0}}},
   };
   if (engine == Engine::kWpe) {
     json args = {"--automation"};

@@ -91,9 +91,11 @@ json pause() { return {{"type", "pause"}, {"duration", 0}}; }
 
 // Errors of Execute Script that mean the document went away while the script ran.
 bool isContextLost(const Status& s) {
-  if (s.code() != codes::kScriptError && s.code() != codes::kBrowserError) return false;
+  if (s.code() == codes::kConnectionError || s.code() == codes::kTimeout) return false;
   const std::string& m = s.message();
-  return m.find("unloaded") != std::string::npos || m.find("navigated") != std::string::npos ||
+  // chromedriver: "document unloaded while waiting for result"; WPEWebDriver (as a stale
+  // element error): "Callback was not called before the unload event."
+  return m.find("unload") != std::string::npos || m.find("navigated") != std::string::npos ||
          m.find("context was destroyed") != std::string::npos || m.find("target closed") != std::string::npos ||
          m.find("Execution context") != std::string::npos;
 }
@@ -512,10 +514,16 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
     auto r = execute(handleScript(), json::array({cmd}), deadline, repeatable);
     if (!r && r.status().code() == kDialogInterrupted) {
       // The command opened a dialog; it ran, but its answer was lost with the prompt.
-      return json{{"ok", true}, {"data", {{"dialog", true}}}};
+      return json{{"ok", true}, {"data", {{"dialog", true}}}, {"timing", {{"ms", 0}}}};
     }
     if (!r && isContextLost(r.status())) {
       if (repeatable && attempt < 3) continue;
+      // WebKit unloads the page before the script can answer when a click or submit navigates
+      // (Chromium navigates just after): for those, the navigation is the command's outcome.
+      std::string name = cmd.value("cmd", "");
+      if (name == "click" || name == "submit") {
+        return json{{"ok", true}, {"data", {{"action", name}, {"navigated", true}}}, {"timing", {{"ms", 0}}}};
+      }
       return Status(codes::kNavigationError, "the page navigated while the command ran", "observe the new page");
     }
     if (!r && r.status().message().find("call function result") != std::string::npos) return hostileRealm();
@@ -523,7 +531,7 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
     if (r->is_null() && acceptPrompt(deadline)) {
       // A dialog opened while the script ran: the remote end answered null and left it open.
       if (repeatable && attempt < 3) continue;
-      return json{{"ok", true}, {"data", {{"dialog", true}}}};
+      return json{{"ok", true}, {"data", {{"dialog", true}}}, {"timing", {{"ms", 0}}}};
     }
     if (r->is_string() && r->get<std::string>() == "__missing__") {
       if (attempt >= 3) return Status(codes::kScriptError, "the scanner could not be installed in this page");
@@ -541,12 +549,18 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
   }
 }
 
-Result<json> WdPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
+Result<json> WdPage::scanner(const json& cmd, const std::string& frame_id, Deadline deadline) {
   static const std::set<std::string> kRepeatable = {"scan", "point", "get_text", "get_value", "exists",
                                                     "query", "version"};
-  bool repeatable = kRepeatable.count(command.value("cmd", "")) > 0;
+  bool repeatable = kRepeatable.count(cmd.value("cmd", "")) > 0;
   LSCOPE_RETURN_IF_ERROR(enterFrame(frame_id, deadline));
-  auto r = scannerHere(command, deadline, repeatable);
+  // A wait longer than the session's script timeout raises it for this call.
+  long long wait_ms = cmd.value("timeout", json(0)).is_number() ? cmd.value("timeout", 0LL) : 0;
+  long long script_ms = caps_.value("timeouts", json::object()).value("script", 0LL);
+  bool raised = script_ms > 0 && wait_ms + 5000 > script_ms;
+  if (raised) command("POST", "/timeouts", {{"script", wait_ms + 5000}}, deadline);
+  auto r = scannerHere(cmd, deadline, repeatable);
+  if (raised) command("POST", "/timeouts", {{"script", script_ms}}, deadline.capped(Millis(5000)));
   if (!frame_id.empty()) leaveFrame(deadline);
   return r;
 }
