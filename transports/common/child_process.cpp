@@ -3,6 +3,7 @@
 #include "transports/common/child_process.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -202,8 +203,9 @@ bool ChildProcess::waitExit(Deadline deadline) {
 
 namespace {
 
-// True while a process of group `pgid` is alive (zombies do not count: nothing runs in them).
-bool groupAlive(pid_t pgid) {
+// The live processes of group `pgid` (zombies do not count: nothing runs in them).
+std::vector<pid_t> groupMembers(pid_t pgid) {
+  std::vector<pid_t> out;
   std::error_code ec;
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
@@ -216,9 +218,27 @@ bool groupAlive(pid_t pgid) {
     char state = 0;
     long ppid = 0, pgrp = 0;
     rest >> state >> ppid >> pgrp;
-    if (pgrp == pgid && state != 'Z' && state != 'X') return true;
+    if (pgrp == pgid && state != 'Z' && state != 'X') out.push_back(static_cast<pid_t>(std::stol(name)));
   }
-  return false;
+  return out;
+}
+
+// Blocks until every process of group `pgid` has exited, or the deadline. Each exit is an
+// event (a pidfd turns readable), not something polled for.
+void waitGroupGone(pid_t pgid, Deadline deadline) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    for (pid_t pid : groupMembers(pgid)) {
+      int fd = static_cast<int>(::syscall(SYS_pidfd_open, pid, 0));
+      if (fd >= 0) fds.push_back({fd, POLLIN, 0});
+    }
+    if (fds.empty() || deadline.expired()) {
+      for (auto& f : fds) ::close(f.fd);
+      return;
+    }
+    ::poll(fds.data(), fds.size(), static_cast<int>(std::max<long long>(1, deadline.remaining().count())));
+    for (auto& f : fds) ::close(f.fd);
+  }
 }
 
 }  // namespace
@@ -241,8 +261,7 @@ void ChildProcess::terminate(Millis grace) {
   waitExit(Deadline::in(Millis(2000)));
   // Helpers of the child (a browser's network process) die with the group; wait until they
   // have, so nothing of ours outlives this call.
-  auto until = Clock::now() + Millis(2000);
-  while (groupAlive(pid) && Clock::now() < until) std::this_thread::sleep_for(Millis(10));
+  waitGroupGone(pid, Deadline::in(Millis(2000)));
 }
 
 std::string ChildProcess::recentOutput(size_t max_lines) const {
