@@ -18,7 +18,6 @@ namespace {
 
 // §12.1 "web element identifier".
 constexpr const char* kElementKey = "element-6066-11e4-a52e-4f735466cecf";
-constexpr const char* kContextLost = "CONTEXT_LOST";
 constexpr const char* kDialogInterrupted = "DIALOG_INTERRUPTED";
 
 struct NamedKey {

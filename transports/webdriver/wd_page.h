@@ -123,7 +123,6 @@ class WdPage final : public Backend {
   std::set<std::string> known_downloads_;
   std::string doc_url_, doc_token_;
   uint64_t navigations_ = 0;
-  bool dead_ = false;
 };
 
 // The W3C key value ("\uE007") for a key name of intent-language.md ("Enter", "F5", "a").
