@@ -537,8 +537,7 @@ Status Session::builtinDismissPopups(IntentRun& run) {
     if (close) {
       auto c = clickOn(run.ctx, **b, *close, {});
       if (!c && close->id == last_clicked &&
-          (c.status().code() == codes::kElementNotVisible || c.status().code() == codes::kElementStale ||
-           c.status().code() == codes::kElementNotFound)) {
+          (c.status().code() == codes::kElementNotVisible || isElementGone(c.status()))) {
         // Clicked a moment ago and now fading or gone: the popup is on its way out.
         settle(run.ctx);
         LSCOPE_RETURN_IF_ERROR(rescan(run));

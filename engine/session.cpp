@@ -23,10 +23,6 @@ namespace {
 constexpr int kFullScanMax = 1000;  // elements per scan for targeting and diffs (bench: ~80 ms at 10k)
 constexpr size_t kTextMax = 6000;   // characters returned by `text`
 
-bool isElementGone(const Status& s) {
-  return s.code() == codes::kElementStale || s.code() == codes::kElementNotFound;
-}
-
 bool isBackendDead(const Status& s) {
   return s.code() == codes::kConnectionError ||
          (s.code() == codes::kBrowserError && s.message().find("crashed") != std::string::npos);

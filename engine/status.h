@@ -106,6 +106,13 @@ class Result {
 
 }  // namespace lscope
 
+namespace lscope {
+// The element an action aimed at went away (removed, or the page re-rendered it).
+inline bool isElementGone(const Status& s) {
+  return s.code() == codes::kElementStale || s.code() == codes::kElementNotFound;
+}
+}  // namespace lscope
+
 // Early return of a non-OK Status (or a failed Result's Status).
 #define LSCOPE_RETURN_IF_ERROR(expr)                    \
   do {                                                  \

@@ -1,6 +1,5 @@
 // The CDP BackendFactory: finds and launches Chromium (or attaches to a running one) on the
 // first create(), and gives each engine session a fresh browser context.
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -20,12 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr Millis kLaunchTimeout(30000);
-
-std::string makeTempDir(const std::string& prefix) {
-  std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) return {};
-  return tmpl;
-}
 
 class CdpBrowser final : public BackendFactory {
  public:

@@ -6,13 +6,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include <spdlog/spdlog.h>
@@ -31,12 +29,6 @@ constexpr Millis kDriverStartTimeout(20000);
 // this long; scanner waits that need longer raise it for their call.
 constexpr long long kScriptTimeoutMs = 60000;
 constexpr long long kPageLoadTimeoutMs = 300000;  // the engine's own deadlines end commands sooner
-
-std::string makeTempDir(const std::string& prefix) {
-  std::string tmpl = (fs::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) return {};
-  return tmpl;
-}
 
 // A loopback port nobody listens on (the driver binds it right after).
 int freePort() {
@@ -82,18 +74,18 @@ Result<Driver> startDriver(const std::string& binary, Deadline deadline) {
     std::shared_ptr<ChildProcess> process(std::move(child.value()));
     auto client = std::make_shared<WdClient>("http://127.0.0.1:" + std::to_string(port));
     Deadline until = deadline.capped(kDriverStartTimeout);
-    // The driver prints nothing reliable when ready (WPEWebDriver prints nothing at all): ask
-    // its /status (§8.3) until it answers, as clients of any driver do.
+    // The driver announces nothing when ready (WPEWebDriver prints nothing at all), and a port
+    // nobody listens on refuses at once: ask its /status (§8.3) until it answers, waiting
+    // between tries on the driver's exit, so a driver that dies is noticed at once.
     for (;;) {
       auto status = client->call("GET", "/status", json(), until.capped(Millis(1000)));
       if (status) return Driver{process, client};
-      if (!process->running()) break;
+      if (process->waitExit(until.capped(Millis(20)))) break;
       if (until.expired()) {
         process->terminate(Millis(1000));
         return Status(codes::kBrowserError, path + " did not answer on port " + std::to_string(port) + " in time",
                       "run it by hand with --port=N to see why");
       }
-      std::this_thread::sleep_for(Millis(20));
     }
     last = Status(codes::kBrowserError, path + " exited at start (" + process->exitDescription() + ")" +
                                             (process->recentOutput(6).empty() ? "" : ":\n" + process->recentOutput(6)),
