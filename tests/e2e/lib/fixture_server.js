@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const fixturesDir = path.resolve(here, '../../fixtures');
 
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css',
-  '.json': 'application/json', '.png': 'image/png', '.txt': 'text/plain', '.ico': 'image/x-icon' };
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
+  '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
+  '.gif': 'image/gif', '.jpg': 'image/jpeg', '.woff': 'font/woff', '.woff2': 'font/woff2', '.ttf': 'font/ttf',
+  '.txt': 'text/plain', '.ico': 'image/x-icon' };
 
 // Accounts the fixture login accepts.
 export const accounts = { 'ada@example.com': 'correct horse battery staple' };
@@ -62,6 +64,7 @@ const json = (res, status, value) => {
 // url-encoded, JSON or multipart text fields for a POST; a multipart POST also has `files`.
 export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, host = '127.0.0.1' } = {}) {
   const received = [];  // {method, path, form} in arrival order
+  const reports = [];   // what corpus pages reported (POST /report): {page, event, data}
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => { chunks.push(c); });
@@ -82,6 +85,12 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
       }
       received.push(files ? { method: req.method, path: url.pathname, form, files }
         : { method: req.method, path: url.pathname, form });
+      // A corpus page reports what a person achieved on it (tests/fixtures/corpus/report.js).
+      if (req.method === 'POST' && url.pathname === '/report') {
+        reports.push({ page: String(form.page || ''), event: String(form.event || ''), data: form.data ?? {} });
+        res.writeHead(204);
+        return res.end();
+      }
       if (req.method === 'POST' && url.pathname === '/login') {
         if (accounts[form.email] && accounts[form.email] === form.password) {
           res.writeHead(303, { Location: '/dashboard.html' });
@@ -157,6 +166,7 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
   return {
     base,
     received,
+    reports,
     posts: (p) => received.filter((r) => r.method === 'POST' && r.path === p),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };
