@@ -4,15 +4,24 @@
 // listed in tests/e2e/backends/expectations.json as "corpus <task name>".
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startFixtureServer } from '../e2e/lib/fixture_server.js';
+import { startFixtureServer, startCrossOriginServer } from '../e2e/lib/fixture_server.js';
 import { loadTasks, runTask } from '../e2e/lib/corpus.js';
 import { unsupported } from '../e2e/lib/lscope.js';
 
 const tasks = loadTasks();
 let site;
+let xsite;
 
-before(async () => { site = await startFixtureServer(); });
-after(async () => { await site.close(); });
+before(async () => {
+  site = await startFixtureServer();
+  // Reports from frames on the other origin count as the page's own: one list for both.
+  xsite = await startCrossOriginServer({ reports: site.reports });
+  site.xbase = xsite.base;
+});
+after(async () => {
+  await site.close();
+  await xsite.close();
+});
 
 describe('real-library corpus', () => {
   it('has tasks', () => assert.ok(tasks.length > 0));

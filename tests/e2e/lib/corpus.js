@@ -8,7 +8,7 @@
 //   # kind: reach | intent                                       (issue 11 reach, issue 12 intents)
 //   # expect: picked {"value": "Java"}                           (the page's latest report of
 //   #                                                             this event has these fields)
-//   goto $BASE/corpus/jqueryui-autocomplete.html
+//   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin)
 //   type "Language" "ja"
 //   click "Java"
 import fs from 'node:fs';
@@ -91,12 +91,14 @@ export function holds(actual, want) {
   return Object.entries(want).every(([k, v]) => holds(actual[k], v));
 }
 
-// Runs one task against a fixture server ({base, reports}); resolves
+// Runs one task against a fixture server ({base, reports, xbase}); resolves
 // {ok, why, output, ms}. `args`: lscope options (backend options come from LSCOPE_BACKEND).
 export async function runTask(task, site, { args = [], extraArgs = backendArgs } = {}) {
   if (task.problems.length) return { ok: false, why: task.problems.join('; '), output: '', ms: 0 };
   const since = site.reports.length;
-  const script = task.script.replaceAll('$BASE', site.base);
+  // $XBASE: the same fixtures on another site (127.0.0.2), for pages that embed a cross-origin
+  // frame the way hosted consent managers do (page.html?xo=$XBASE).
+  const script = task.script.replaceAll('$XBASE', site.xbase || site.base).replaceAll('$BASE', site.base);
   const t0 = Date.now();
   const run = await runLscope(['run', '-', ...args, ...extraArgs], { input: script });
   const ms = Date.now() - t0;

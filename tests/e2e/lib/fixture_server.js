@@ -62,9 +62,9 @@ const json = (res, status, value) => {
 // Serves root (default tests/fixtures) on host (default 127.0.0.1) at a free port. Every
 // request is recorded in `received` as {method, path, form}: form is the query for a GET, the
 // url-encoded, JSON or multipart text fields for a POST; a multipart POST also has `files`.
-export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, host = '127.0.0.1' } = {}) {
+// `reports` may be shared between servers (a page and its cross-origin frames report to one list).
+export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, host = '127.0.0.1', reports = [] } = {}) {
   const received = [];  // {method, path, form} in arrival order
-  const reports = [];   // what corpus pages reported (POST /report): {page, event, data}
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => { chunks.push(c); });
