@@ -15,6 +15,8 @@ P target(bool required = true) {
 }
 
 P timeout() { return P{"timeout", T::kDuration, false, false, "max wait, e.g. 10s (default 30s)"}; }
+// Actions wait for their target to appear and become actionable (auto-wait, issue 12).
+P autoWait() { return P{"timeout", T::kDuration, false, false, "auto-wait (default 5s)"}; }
 
 std::vector<CommandSpec> buildTable() {
   std::vector<CommandSpec> t;
@@ -51,11 +53,11 @@ std::vector<CommandSpec> buildTable() {
                "screenshot", {}, {}, true, false, true, false});
   // --- actions
   t.push_back({"click", "Click", "action", "Click an element (native input) and report changes.",
-               "click <target> [--double] [--right] [--middle] [--force]",
+               "click <target> [--double] [--right] [--middle] [--force] [--timeout 5s]",
                {target(), P{"double", T::kBoolean, false, false, ""},
                 P{"right", T::kBoolean, false, false, ""},
                 P{"middle", T::kBoolean, false, false, ""},
-                P{"force", T::kBoolean, false, false, "click even if covered"}},
+                P{"force", T::kBoolean, false, false, "click even if covered"}, autoWait()},
                {"tap"}, false, true, false, true});
   t.push_back({"type", "Type text", "action", "Type text into a field (clears it first).",
                "type <target> <text> [--enter] [--append]",
@@ -64,26 +66,26 @@ std::vector<CommandSpec> buildTable() {
                   /*secret_ref=*/true},
                 P{"enter", T::kBoolean, false, false, ""},
                 P{"append", T::kBoolean, false, false, "keep existing text"},
-                P{"delay", T::kInteger, false, false, ""}},
+                P{"delay", T::kInteger, false, false, ""}, autoWait()},
                {"fill", "input"}, false, true, false, true});
   t.push_back({"clear", "Clear field", "action", "Clear an input field.", "clear <target>",
-               {target()}, {}, false, false, true, true});
+               {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"press", "Press key", "action", "Press a key or combination (Enter, Control+A).",
                "press <key>", {P{"key", T::kString, true, true, "Enter, Tab, Control+A ..."}},
                {"key"}, false, true, false, true});
   t.push_back({"select", "Select option", "action", "Choose an option of a dropdown by text or value.",
                "select <target> <option>",
                {target(), P{"option", T::kString, false, true, "option text or value", {}, true},
-                P{"index", T::kInteger, false, false, ""}},
+                P{"index", T::kInteger, false, false, ""}, autoWait()},
                {"choose"}, false, false, true, true});
   t.push_back({"check", "Check", "action", "Check a checkbox, radio or switch.", "check <target>",
-               {target()}, {}, false, false, true, true});
+               {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"uncheck", "Uncheck", "action", "Uncheck a checkbox or switch.", "uncheck <target>",
-               {target()}, {}, false, false, true, true});
+               {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"hover", "Hover", "action", "Move the mouse over an element.", "hover <target>",
-               {target()}, {}, false, false, true, true});
+               {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"focus", "Focus", "action", "Give an element keyboard focus.", "focus <target>",
-               {target()}, {}, false, false, true, true});
+               {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"scroll", "Scroll", "action", "Scroll the page or a container.",
                "scroll [up|down|left|right|top|bottom] [<pixels>|page] [--within <css>]",
                {P{"direction", T::kString, false, true, "",
@@ -94,7 +96,7 @@ std::vector<CommandSpec> buildTable() {
                {}, false, false, false, true});
   t.push_back({"upload", "Upload file", "action", "Set the file(s) of a file input.",
                "upload <target> <path> [<path> ...]",
-               {target(), P{"path", T::kString, true, true, "file path(s), space-separated", {}, true}},
+               {target(), P{"path", T::kString, true, true, "file path(s), space-separated", {}, true}, autoWait()},
                {}, false, false, true, false});
   // --- tabs
   t.push_back({"tabs", "Tabs", "tabs", "List tabs; switch to, close or open one.",

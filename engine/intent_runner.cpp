@@ -1,17 +1,19 @@
 // The intent executor (intent-engine.md §5): parse -> resolve -> plan -> execute -> verify ->
-// respond. Steps, control flow, targets with fallbacks, conditions, retries, checkpoints.
+// respond. Steps, control flow, targets with fallbacks, conditions, retries, checkpoints. Steps
+// are a thin front end: targets go through resolver.cpp, actions through the Page's action layer,
+// waits through the one wait engine (waits.h).
 #include <algorithm>
 #include <cctype>
-#include <cmath>
-#include <set>
+#include <cstdio>
 
 #include <re2/re2.h>
 #include <spdlog/spdlog.h>
 
+#include "engine/builtins/builtins.h"
 #include "engine/commands.h"
 #include "engine/expression.h"
-#include "engine/observation.h"
 #include "engine/intent_run.h"
+#include "engine/observation.h"
 
 namespace lscope {
 
@@ -25,17 +27,11 @@ std::string lowerCode(const std::string& code) {
 
 std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump(); }
 
-std::string elapsed(Clock::time_point since) {
+std::string seconds(Clock::time_point since) {
   auto ms = std::chrono::duration_cast<Millis>(Clock::now() - since).count();
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1fs", ms / 1000.0);
   return buf;
-}
-
-std::string label(const Element& e) {
-  std::string s = "[" + std::to_string(e.id) + "]";
-  if (!e.text.empty()) s += " " + quote(e.text.size() > 50 ? e.text.substr(0, 50) + "…" : e.text);
-  return s;
 }
 
 std::string conditionText(const ConditionDef& c) {
@@ -75,11 +71,7 @@ bool containsCi(const std::string& hay, const std::string& needle) {
   return normalizeText(hay).find(normalizeText(needle)) != std::string::npos;
 }
 
-}  // namespace
-
-// --- values -------------------------------------------------------------------------------------
-
-json Session::bind(const json& v, const IntentRun& run) const {
+json bindValue(const json& v, const IntentRun& run) {
   if (v.is_string()) {
     const std::string& s = v.get_ref<const std::string&>();
     if (s.size() > 1 && s[0] == '$') return lookupReference(s, run.vars);
@@ -87,171 +79,130 @@ json Session::bind(const json& v, const IntentRun& run) const {
   }
   if (v.is_object()) {
     json out = json::object();
-    for (auto it = v.begin(); it != v.end(); ++it) out[it.key()] = bind(*it, run);
+    for (auto it = v.begin(); it != v.end(); ++it) out[it.key()] = bindValue(*it, run);
     return out;
   }
   if (v.is_array()) {
     json out = json::array();
-    for (const auto& x : v) out.push_back(bind(x, run));
+    for (const auto& x : v) out.push_back(bindValue(x, run));
     return out;
   }
   return v;
 }
 
-Status Session::rescan(IntentRun& run) {
-  auto page = scan(run.ctx);
-  if (!page) return page.status();
-  run.page = std::move(page.value());
-  return Status::ok();
-}
-
-void Session::waitForChange(IntentRun& run, Deadline until) {
-  // Event-driven: the scanner resolves on the next DOM mutation (or when time is up); a
-  // navigation ends the wait too. Slices of at most a second keep cancellation prompt.
-  long long ms = std::min<long long>(until.remaining().count(), 1000);
-  if (ms <= 0) return;
-  auto r = scannerCall(run.ctx, {{"cmd", "wait_change"}, {"timeout", ms}});
-  if (!r && backend_) backend_->waitForLoad(until.capped(Millis(3000)));
-}
-
-// --- targets ------------------------------------------------------------------------------------
-
-Result<std::vector<const Element*>> Session::findElements(const TargetDef& t, IntentRun& run) {
-  std::vector<const Element*> out;
-  const PageScan& page = run.page;
-  auto byId = [&](int id) -> const Element* { return page.byId(id); };
+// A definition's target (§3.3) as a resolver target, its parameters bound.
+Result<TargetSpec> toSpec(const TargetDef& t, const IntentRun& run) {
+  TargetSpec spec;
+  spec.match = t.match;
+  json v = bindValue(t.value, run);
   switch (t.kind) {
     case TargetDef::Kind::kVar: {
       std::string name = str(t.value).substr(1);
       auto it = run.element_vars.find(name.substr(0, name.find('.')));
       if (it != run.element_vars.end()) {
-        if (const Element* e = byId(it->second)) out.push_back(e);
-        else return Status(codes::kElementStale, "the element bound to $" + it->first + " is gone", "");
-        return out;
+        spec.kind = TargetSpec::Kind::kId;
+        spec.id = it->second;
+        spec.value = std::to_string(it->second);
+        break;
       }
       // A value variable used as a target names the element by its text.
-      json v = bind(t.value, run);
       if (v.is_null()) return Status(codes::kParameterMissing, str(t.value) + " has no value");
-      TargetDef as_text;
-      as_text.kind = TargetDef::Kind::kText;
-      as_text.value = str(v);
-      return findElements(as_text, run);
-    }
-    case TargetDef::Kind::kPattern: {
-      std::string ref = str(bind(t.value, run));
-      std::string pname = ref.substr(0, ref.find('.'));
-      std::string field = ref.find('.') == std::string::npos ? "" : ref.substr(ref.find('.') + 1);
-      for (const auto& p : page.patterns) {
-        if (p.name != pname) continue;
-        if (!field.empty()) {
-          auto f = p.fields.find(field);
-          if (f != p.fields.end() && byId(f->second)) out.push_back(byId(f->second));
-          auto l = p.lists.find(field);
-          if (l != p.lists.end()) {
-            for (int id : l->second) {
-              if (byId(id)) out.push_back(byId(id));
-            }
-          }
-        } else {
-          for (const auto& [n, id] : p.fields) {
-            if (byId(id)) out.push_back(byId(id));
-          }
-        }
-        if (!out.empty()) break;
-      }
-      break;
-    }
-    case TargetDef::Kind::kTextContains: {
-      for (const auto& want : texts(bind(t.value, run))) {
-        TargetSpec spec;
-        spec.kind = TargetSpec::Kind::kText;
-        spec.match = TextMatch::kContains;
-        spec.value = want;
-        auto c = findCandidates(spec, page, hooksFor(run.ctx, page));
-        if (!c) return c.status();
-        for (const Element* e : *c) {
-          if (std::find(out.begin(), out.end(), e) == out.end()) out.push_back(e);
-        }
-      }
-      break;
-    }
-    default: {
-      TargetSpec spec;
-      json v = bind(t.value, run);
-      switch (t.kind) {
-        case TargetDef::Kind::kRole: spec.kind = TargetSpec::Kind::kRole; break;
-        case TargetDef::Kind::kText: spec.kind = TargetSpec::Kind::kText; break;
-        case TargetDef::Kind::kSelector: spec.kind = TargetSpec::Kind::kCss; break;
-        case TargetDef::Kind::kXpath: spec.kind = TargetSpec::Kind::kXpath; break;
-        default: spec.kind = TargetSpec::Kind::kId; break;
-      }
-      spec.match = t.match;
+      spec.kind = TargetSpec::Kind::kText;
       spec.value = str(v);
-      if (spec.kind == TargetSpec::Kind::kId) spec.id = v.is_number() ? v.get<int>() : std::atoi(spec.value.c_str());
-      auto c = findCandidates(spec, page, hooksFor(run.ctx, page));
-      if (!c) return c.status();
-      out = *c;
+      break;
     }
+    case TargetDef::Kind::kPattern: spec.kind = TargetSpec::Kind::kPattern; spec.value = str(v); break;
+    case TargetDef::Kind::kRole: spec.kind = TargetSpec::Kind::kRole; spec.value = str(v); break;
+    case TargetDef::Kind::kText: spec.kind = TargetSpec::Kind::kText; spec.value = str(v); break;
+    case TargetDef::Kind::kTextContains: {
+      auto all = texts(v);
+      spec.kind = TargetSpec::Kind::kText;
+      spec.match = TextMatch::kContains;
+      spec.value = all.empty() ? "" : all.front();
+      spec.alternatives.assign(all.size() > 1 ? all.begin() + 1 : all.end(), all.end());
+      break;
+    }
+    case TargetDef::Kind::kSelector: spec.kind = TargetSpec::Kind::kCss; spec.value = str(v); break;
+    case TargetDef::Kind::kXpath: spec.kind = TargetSpec::Kind::kXpath; spec.value = str(v); break;
+    case TargetDef::Kind::kId:
+      spec.kind = TargetSpec::Kind::kId;
+      spec.id = v.is_number() ? v.get<int>() : std::atoi(str(v).c_str());
+      spec.value = std::to_string(spec.id);
+      break;
   }
-  // Relations: the anchor is resolved first, then candidates are filtered and ordered by it.
-  // Inside a selector (a form, a dialog: containers, not interactive elements) asks the page.
-  if (t.anchor && !out.empty() && t.relation == "inside" && t.anchor->kind == TargetDef::Kind::kSelector) {
-    auto inside = hooksFor(run.ctx, page).select(":is(" + str(bind(t.anchor->value, run)) + ") *", false);
-    if (!inside) return inside.status();
-    std::vector<const Element*> kept;
-    for (const Element* e : out) {
-      if (std::find(inside->begin(), inside->end(), e->id) != inside->end()) kept.push_back(e);
-    }
-    out = kept;
-  } else if (t.anchor && !out.empty()) {
-    auto anchor = findElement(*t.anchor, run);
+  if (t.anchor) {
+    auto anchor = toSpec(*t.anchor, run);
     if (!anchor) return anchor.status();
-    const Element* a = *anchor;
-    auto order = [&](const Element* e) { return static_cast<size_t>(e - page.elements.data()); };
-    std::vector<std::pair<double, const Element*>> kept;
-    for (const Element* e : out) {
-      if (e == a) continue;
-      if (t.relation == "after" && order(e) <= order(a)) continue;
-      if (t.relation == "before" && order(e) >= order(a)) continue;
-      if (t.relation == "inside") {
-        const Rect& o = a->rect;
-        const Rect& r = e->rect;
-        if (!(r.x >= o.x && r.y >= o.y && r.x + r.width <= o.x + o.width && r.y + r.height <= o.y + o.height)) continue;
-      }
-      kept.push_back({std::hypot(e->rect.cx() - a->rect.cx(), e->rect.cy() - a->rect.cy()), e});
+    spec.relation = t.relation;
+    spec.anchor = std::make_shared<TargetSpec>(std::move(anchor.value()));
+  }
+  if (t.fallback) {
+    auto fb = toSpec(*t.fallback, run);
+    if (!fb) return fb.status();
+    spec.fallback = std::make_shared<TargetSpec>(std::move(fb.value()));
+  }
+  return spec;
+}
+
+std::string targetText(const TargetDef& t) {
+  std::string what = t.describe();
+  for (const TargetDef* f = t.fallback.get(); f; f = f->fallback.get()) what += " or " + f->describe();
+  return what;
+}
+
+// --- the executor -----------------------------------------------------------------------------
+
+class Executor {
+ public:
+  explicit Executor(IntentRun& run) : run_(run) {}
+
+  Status runSteps(const std::vector<StepDef>& steps);
+  Result<bool> evalCondition(const ConditionDef& c);
+  Status waitCondition(const ConditionDef& c, Deadline until);
+  Result<std::vector<const Element*>> findAll(const TargetDef& t);
+  Result<Element> findOne(const TargetDef& t);
+
+ private:
+  Status runStep(const StepDef& step);
+  Status runAction(const StepDef& step);
+  Status runActionOnce(const StepDef& step);
+  Status after();
+
+  IntentRun& run_;
+};
+
+Result<std::vector<const Element*>> Executor::findAll(const TargetDef& t) {
+  auto spec = toSpec(t, run_);
+  if (!spec) return spec.status();
+  return findCandidates(*spec, run_.scan, run_.page.hooks(run_.scan));
+}
+
+Result<Element> Executor::findOne(const TargetDef& t) {
+  auto spec = toSpec(t, run_);
+  if (!spec) return spec.status();
+  auto res = run_.page.resolve(*spec, run_.scan);
+  if (!res) {
+    if (res.status().code() == codes::kTargetNotFound) {
+      return Status(codes::kTargetNotFound, "no element for " + targetText(t), "observe to see what the page offers");
     }
-    std::stable_sort(kept.begin(), kept.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-    out.clear();
-    for (auto& [d, e] : kept) out.push_back(e);
+    return res.status();
   }
-  if (out.empty() && t.fallback) return findElements(*t.fallback, run);
-  return out;
+  return *res->element;
 }
 
-Result<const Element*> Session::findElement(const TargetDef& t, IntentRun& run) {
-  auto all = findElements(t, run);
-  if (!all) return all.status();
-  if (all->empty()) {
-    std::string what = t.describe();
-    for (const TargetDef* f = t.fallback.get(); f; f = f->fallback.get()) what += " or " + f->describe();
-    return Status(codes::kTargetNotFound, "no element for " + what, "observe to see what the page offers");
-  }
-  // Prefer what a person could use: visible and enabled first (stable order otherwise).
-  std::vector<const Element*> c = *all;
-  std::stable_sort(c.begin(), c.end(), [](const Element* a, const Element* b) {
-    return (a->visible && a->enabled) > (b->visible && b->enabled);
-  });
-  return c.front();
+Status Executor::after() {
+  // The page may have changed: settle, then scan so later steps see it as it is.
+  run_.page.settle();
+  if (run_.config().rescan_after_action == "never") return Status::ok();
+  return run_.rescan();
 }
 
-// --- conditions ---------------------------------------------------------------------------------
-
-Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
+Result<bool> Executor::evalCondition(const ConditionDef& c) {
   switch (c.kind) {
     case ConditionDef::Kind::kRef:
-      return truthy(lookupReference(str(c.value), run.vars));
+      return truthy(lookupReference(str(c.value), run_.vars));
     case ConditionDef::Kind::kExpression: {
-      auto v = evaluateExpression(str(c.value), run.vars);
+      auto v = evaluateExpression(str(c.value), run_.vars);
       if (!v) return v.status();
       return truthy(*v);
     }
@@ -259,14 +210,14 @@ Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
     case ConditionDef::Kind::kAny: {
       bool all = c.kind == ConditionDef::Kind::kAll;
       for (const auto& ch : c.children) {
-        auto r = evalCondition(ch, run);
+        auto r = evalCondition(ch);
         if (!r) return r;
         if (*r != all) return !all;
       }
       return all;
     }
     case ConditionDef::Kind::kNot: {
-      auto r = evalCondition(c.children[0], run);
+      auto r = evalCondition(c.children[0]);
       if (!r) return r;
       return !*r;
     }
@@ -274,12 +225,13 @@ Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
       break;
   }
   // Page conditions look at the page as it is now.
-  LSCOPE_RETURN_IF_ERROR(rescan(run));
+  LSCOPE_RETURN_IF_ERROR(run_.rescan());
+  const ScannerClient& sc = run_.page.scanner();
   switch (c.kind) {
     case ConditionDef::Kind::kPatternExists: {
-      std::string ref = str(bind(c.value, run));
+      std::string ref = str(bindValue(c.value, run_));
       std::string name = ref.substr(0, ref.find('.'));
-      const Pattern* p = run.page.pattern(name);
+      const Pattern* p = run_.scan.pattern(name);
       if (!p) return false;
       if (ref.find('.') == std::string::npos) return true;
       std::string field = ref.substr(ref.find('.') + 1);
@@ -290,12 +242,12 @@ Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
       const TargetDef& t = *c.target;
       if ((t.kind == TargetDef::Kind::kSelector) && !t.anchor && !t.fallback) {
         // A selector may name a container (a dialog), not an interactive element: ask the page.
-        auto r = scannerCall(run.ctx, {{"cmd", "exists"}, {"selector", str(bind(t.value, run))}});
+        auto r = sc.exists(str(bindValue(t.value, run_)));
         if (!r) return r.status();
         bool visible = r->value("exists", false) && r->value("visible", true);
         return c.kind == ConditionDef::Kind::kVisible ? visible : !visible;
       }
-      auto els = findElements(*c.target, run);
+      auto els = findAll(*c.target);
       if (!els) {
         if (els.status().code() == codes::kElementStale) return c.kind == ConditionDef::Kind::kHidden;
         return els.status();
@@ -304,33 +256,33 @@ Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
       return c.kind == ConditionDef::Kind::kVisible ? any_visible : !any_visible;
     }
     case ConditionDef::Kind::kUrlContains: {
-      for (const auto& part : texts(bind(c.value, run))) {
-        if (containsCi(run.page.url, part)) return true;
+      for (const auto& part : texts(bindValue(c.value, run_))) {
+        if (containsCi(run_.scan.url, part)) return true;
       }
       return false;
     }
     case ConditionDef::Kind::kUrlMatches: {
       RE2 re(str(c.value), RE2::Quiet);
-      return re.ok() && RE2::PartialMatch(run.page.url, re);
+      return re.ok() && RE2::PartialMatch(run_.scan.url, re);
     }
     case ConditionDef::Kind::kTextContains: {
-      std::string selector = "body";
+      Result<std::string> text = std::string();
       if (c.target) {
-        auto within = findElement(*c.target, run);
+        auto within = findOne(*c.target);
         if (!within) return false;
-        selector = (*within)->selector;
+        text = sc.textOfElement(within->scanner_id, within->frame);
+      } else {
+        text = sc.textOf("body");
       }
-      auto r = scannerCall(run.ctx, {{"cmd", "get_text"}, {"selector", selector}});
-      if (!r) return r.status();
-      std::string text = r->value("text", std::string());
-      for (const auto& want : texts(bind(c.value, run))) {
-        if (containsCi(text, want)) return true;
+      if (!text) return text.status();
+      for (const auto& want : texts(bindValue(c.value, run_))) {
+        if (containsCi(*text, want)) return true;
       }
       return false;
     }
     case ConditionDef::Kind::kCount: {
-      std::string selector = str(bind(json(c.count_selector), run));
-      auto r = scannerCall(run.ctx, {{"cmd", "exists"}, {"selector", selector}});
+      std::string selector = str(bindValue(json(c.count_selector), run_));
+      auto r = sc.exists(selector);
       if (!r) return r.status();
       long long n = r->value("count", 0LL);
       return (!c.count_min || n >= *c.count_min) && (!c.count_max || n <= *c.count_max);
@@ -340,61 +292,55 @@ Result<bool> Session::evalCondition(const ConditionDef& c, IntentRun& run) {
   }
 }
 
-Status Session::waitCondition(const ConditionDef& c, IntentRun& run, Deadline until) {
-  for (;;) {
-    if (run.ctx.call.cancelled()) return Status(codes::kCancelled, "cancelled");
-    auto r = evalCondition(c, run);
-    if (!r) return r.status();
-    if (*r) return Status::ok();
-    if (until.expired()) {
-      return Status(codes::kTimeout, "waited for " + conditionText(c) + " in vain",
-                    "the page did not reach that state; observe to see where it is");
-    }
-    waitForChange(run, until);
+Status Executor::waitCondition(const ConditionDef& c, Deadline until) {
+  // evalCondition rescans for page conditions: the wait engine only needs to wake it up.
+  Status s = waitUntil(run_.page, [&]() -> Result<bool> { return evalCondition(c); }, until);
+  if (s.code() == codes::kTimeout) {
+    return Status(codes::kTimeout, "waited for " + conditionText(c) + " in vain",
+                  "the page did not reach that state; observe to see where it is");
   }
+  return s;
 }
 
-// --- steps --------------------------------------------------------------------------------------
-
-Status Session::runSteps(const std::vector<StepDef>& steps, IntentRun& run) {
+Status Executor::runSteps(const std::vector<StepDef>& steps) {
   for (const auto& s : steps) {
-    if (run.ctx.call.cancelled()) return Status(codes::kCancelled, "cancelled");
-    if (run.deadline.expired()) {
-      return Status(codes::kTimeout, run.def.name + " ran out of time", "raise --timeout, or resume from a checkpoint");
+    if (run_.page.call.cancelled()) return Status(codes::kCancelled, "cancelled");
+    if (run_.deadline.expired()) {
+      return Status(codes::kTimeout, run_.def.name + " ran out of time", "raise --timeout, or resume from a checkpoint");
     }
-    LSCOPE_RETURN_IF_ERROR(runStep(s, run));
+    LSCOPE_RETURN_IF_ERROR(runStep(s));
   }
   return Status::ok();
 }
 
-Status Session::runStep(const StepDef& s, IntentRun& run) {
+Status Executor::runStep(const StepDef& s) {
   switch (s.kind) {
     case StepDef::Kind::kCheckpoint:
-      if (run.resuming && s.checkpoint == run.resume_from) run.resuming = false;
-      if (!run.resuming) {
-        run.checkpoint = s.checkpoint;
-        run.log("checkpoint " + s.checkpoint);
+      if (run_.resuming && s.checkpoint == run_.resume_from) run_.resuming = false;
+      if (!run_.resuming) {
+        run_.checkpoint = s.checkpoint;
+        run_.log("checkpoint " + s.checkpoint);
       }
       return Status::ok();
     case StepDef::Kind::kAction:
-      if (run.resuming) return Status::ok();  // before the checkpoint we resume from
-      return runAction(s, run);
+      if (run_.resuming) return Status::ok();  // before the checkpoint we resume from
+      return runAction(s);
     case StepDef::Kind::kBranch: {
-      if (run.resuming) return Status::ok();
-      auto cond = evalCondition(*s.condition, run);
+      if (run_.resuming) return Status::ok();
+      auto cond = evalCondition(*s.condition);
       if (!cond) return cond.status();
-      return runSteps(*cond ? s.then_steps : s.else_steps, run);
+      return runSteps(*cond ? s.then_steps : s.else_steps);
     }
     case StepDef::Kind::kLoop: {
-      if (run.resuming) return Status::ok();
+      if (run_.resuming) return Status::ok();
       std::vector<json> values;
       std::vector<int> elements;
       if (s.loop_target) {
-        auto els = findElements(*s.loop_target, run);
+        auto els = findAll(*s.loop_target);
         if (!els) return els.status();
         for (const Element* e : *els) elements.push_back(e->id);
       } else {
-        json over = bind(s.loop_over, run);
+        json over = bindValue(s.loop_over, run_);
         if (over.is_array()) {
           for (const auto& v : over) values.push_back(v);
         } else if (!over.is_null()) {
@@ -403,40 +349,40 @@ Status Session::runStep(const StepDef& s, IntentRun& run) {
       }
       size_t n = s.loop_target ? elements.size() : values.size();
       if (n > static_cast<size_t>(s.loop_max)) {
-        run.log("loop limited to " + std::to_string(s.loop_max) + " of " + std::to_string(n));
+        run_.log("loop limited to " + std::to_string(s.loop_max) + " of " + std::to_string(n));
         n = static_cast<size_t>(s.loop_max);
       }
       for (size_t i = 0; i < n; ++i) {
         if (s.loop_target) {
-          run.element_vars[s.loop_as] = elements[i];
+          run_.element_vars[s.loop_as] = elements[i];
         } else {
-          run.vars[s.loop_as] = values[i];
+          run_.vars[s.loop_as] = values[i];
         }
-        Status st = runSteps(s.body, run);
-        run.element_vars.erase(s.loop_as);
-        run.vars.erase(s.loop_as);
+        Status st = runSteps(s.body);
+        run_.element_vars.erase(s.loop_as);
+        run_.vars.erase(s.loop_as);
         LSCOPE_RETURN_IF_ERROR(st);
       }
       return Status::ok();
     }
     case StepDef::Kind::kTry: {
-      if (run.resuming) return Status::ok();
-      Status st = runSteps(s.body, run);
+      if (run_.resuming) return Status::ok();
+      Status st = runSteps(s.body);
       if (st || st.code() == codes::kCancelled) return st;
-      run.log("try failed: " + st.message() + (s.has_catch ? "; catch" : "; ignored"));
-      LSCOPE_RETURN_IF_ERROR(rescan(run));
-      return s.has_catch ? runSteps(s.catch_steps, run) : Status::ok();
+      run_.log("try failed: " + st.message() + (s.has_catch ? "; catch" : "; ignored"));
+      LSCOPE_RETURN_IF_ERROR(run_.rescan());
+      return s.has_catch ? runSteps(s.catch_steps) : Status::ok();
     }
   }
   return Status::ok();
 }
 
-Status Session::runAction(const StepDef& s, IntentRun& run) {
-  json opt = bind(s.optional, run);
-  bool optional = truthy(opt);
-  Deadline step_deadline = run.deadline.capped(Millis(s.timeout_ms > 0 ? s.timeout_ms : config_.step_timeout_ms));
+Status Executor::runAction(const StepDef& s) {
+  bool optional = truthy(bindValue(s.optional, run_));
+  const EngineConfig& cfg = run_.config();
+  Deadline step_deadline = run_.deadline.capped(Millis(s.timeout_ms > 0 ? s.timeout_ms : cfg.step_timeout_ms));
   auto handlerFor = [&](const std::string& code) -> const ErrorHandler* {
-    for (const auto* m : {&s.on_error, &run.def.on_error}) {
+    for (const auto* m : {&s.on_error, &run_.def.on_error}) {
       auto it = m->find(code);
       if (it != m->end()) return &it->second;
       it = m->find("default");
@@ -444,31 +390,31 @@ Status Session::runAction(const StepDef& s, IntentRun& run) {
     }
     return nullptr;
   };
-  Status st = runActionOnce(s, run);
+  Status st = runActionOnce(s);
   int retries = 0;
   while (!st && st.code() != codes::kCancelled && retries < 5 && !step_deadline.expired()) {
     std::string code = lowerCode(st.code());
     const ErrorHandler* h = handlerFor(code);
     std::string how = h ? h->action : "";
-    // §5.3 defaults where no handler says otherwise.
+    // §5.3 defaults where no handler says otherwise (auto-wait already waited for the element to
+    // appear and become actionable).
     if (how.empty()) {
       if (code == "element_stale") how = "rescan_and_retry";
-      else if (code == "element_disabled") how = "wait";
-      else break;  // target not found, timeout ...: fail
+      else break;
     }
     if (how == "fail") break;
     if (how == "skip") {
-      run.log(s.action + " skipped: " + st.message());
+      run_.log(s.action + " skipped: " + st.message());
       return Status::ok();
     }
     Deadline until = h && h->timeout_ms > 0 ? step_deadline.capped(Millis(h->timeout_ms)) : step_deadline;
-    if (how == "wait" || how == "rescan_and_retry") waitForChange(run, until);
-    LSCOPE_RETURN_IF_ERROR(rescan(run));
+    if (how == "wait" || how == "rescan_and_retry") run_.page.waitForChange(until);
+    LSCOPE_RETURN_IF_ERROR(run_.rescan());
     ++retries;
-    st = runActionOnce(s, run);
+    st = runActionOnce(s);
   }
   if (!st && optional && st.code() != codes::kCancelled) {
-    run.log(s.action + " skipped (optional): " + st.message());
+    run_.log(s.action + " skipped (optional): " + st.message());
     return Status::ok();
   }
   if (!st && st.code() != codes::kCancelled) {
@@ -478,167 +424,303 @@ Status Session::runAction(const StepDef& s, IntentRun& run) {
   return st;
 }
 
-Status Session::runActionOnce(const StepDef& s, IntentRun& run) {
-  Ctx& ctx = run.ctx;
-  auto b = backend(ctx);
-  if (!b) return b.status();
-  Backend& be = **b;
+Status Executor::runActionOnce(const StepDef& s) {
+  Page& page = run_.page;
   const std::string& a = s.action;
-  auto after = [&]() -> Status {
-    // The page may have changed: settle, then scan so later steps see it as it is.
-    settle(ctx);
-    if (config_.rescan_after_action == "never") return Status::ok();
-    return rescan(run);
-  };
-  const Element* el = nullptr;
+  // Auto-wait for the step's target: its own timeout, else 5 s (issue 12 item 2).
+  long long step_ms = s.timeout_ms > 0 ? s.timeout_ms : 5000;
+  // Steps with a target act through the action layer: it waits for the target (§5.3 "element
+  // not visible: scroll, retry"; "disabled: wait"), and clears a popup in front of it.
+  std::optional<TargetSpec> target;
   if (s.target && a != "fill_form") {
-    auto found = findElement(*s.target, run);
-    if (!found) return found.status();
-    el = *found;
+    auto spec = toSpec(*s.target, run_);
+    if (!spec) return spec.status();
+    target = std::move(spec.value());
   }
+  auto act = [&](const Page::ActFn& fn) -> Result<Acted> {
+    auto done = run_.act(*target, fn, step_ms);
+    if (!done && done.status().code() == codes::kTargetNotFound) {
+      const std::string& m = done.status().message();
+      auto waited = m.rfind(" (waited ");
+      return Status(codes::kTargetNotFound,
+                    "no element for " + targetText(*s.target) + (waited == std::string::npos ? "" : m.substr(waited)),
+                    "observe to see what the page offers");
+    }
+    return done;
+  };
   if (a == "click") {
-    json o = bind(s.args.value("options", json::object()), run);
+    json o = bindValue(s.args.value("options", json::object()), run_);
     ClickOptions co;
     std::string button = o.value("button", "left");
     co.button = button == "right" ? MouseButton::kRight : button == "middle" ? MouseButton::kMiddle : MouseButton::kLeft;
     co.count = o.value("count", 1);
     co.force = truthy(o.value("force", json(false)));
-    auto note = clickOn(ctx, be, *el, co);
-    if (!note && note.status().code() == codes::kElementNotInteractable && !co.force) {
+    auto done = act([&](const Element& el) { return page.click(el, co); });
+    if (!done && done.status().code() == codes::kElementNotInteractable && !co.force) {
       co.force = true;  // §5.3: an intercepted click is forced
-      note = clickOn(ctx, be, *el, co);
+      done = act([&](const Element& el) { return page.click(el, co); });
     }
-    if (!note) return note.status();
-    run.log("click " + label(*el) + *note);
+    if (!done) return done.status();
+    run_.log("click " + logLabel(done->element) + done->detail);
     return after();
   }
   if (a == "type") {
-    json text = bind(s.args["text"], run);
-    std::string t = str(text);
-    json o = bind(s.args.value("options", json::object()), run);
+    std::string t = str(bindValue(s.args["text"], run_));
+    json o = bindValue(s.args.value("options", json::object()), run_);
     bool clear = truthy(o.value("clear", json(true)));
     bool enter = truthy(o.value("enter", json(false)));
     // A value from a sensitive parameter is a secret wherever it is typed.
     std::string ref = str(s.args["text"]);
     if (ref.size() > 1 && ref[0] == '$') {
-      const ParamDef* p = run.def.param(ref.substr(1, ref.find('.') == std::string::npos ? std::string::npos : ref.find('.') - 1));
-      if (p && p->sensitive) rememberSecret(t);
+      const ParamDef* p = run_.def.param(ref.substr(1, ref.find('.') == std::string::npos ? std::string::npos : ref.find('.') - 1));
+      if (p && p->sensitive) page.rememberSecret(t);
     }
-    auto note = typeInto(ctx, be, *el, t, clear);
-    if (!note) return note.status();
-    bool secret = el->isSensitive() || std::find(secrets_.begin(), secrets_.end(), t) != secrets_.end();
-    run.log("type " + label(*el).substr(0, label(*el).find(' ')) + " " + quote(secret ? std::string(kMask) : t) + *note);
+    auto done = act([&](const Element& el) { return page.type(el, t, clear); });
+    if (!done) return done.status();
+    bool secret = done->element.isSensitive() || page.isSecret(t);
+    run_.log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : t) + done->detail);
     if (enter) {
-      LSCOPE_RETURN_IF_ERROR(pressCombo(ctx, be, "Enter"));
-      run.log("press Enter");
+      LSCOPE_RETURN_IF_ERROR(page.press("Enter"));
+      run_.log("press Enter");
     }
     return after();
   }
   if (a == "select") {
-    json value = bind(s.args["value"], run);
-    auto chosen = selectIn(ctx, *el, value);
-    if (!chosen) return chosen.status();
-    run.log("select " + label(*el) + " " + quote(*chosen));
+    json value = bindValue(s.args["value"], run_);
+    auto done = act([&](const Element& el) -> Result<std::string> {
+      auto chosen = page.select(el, value);
+      if (!chosen) return chosen.status();
+      return " " + quote(*chosen);
+    });
+    if (!done) return done.status();
+    run_.log("select " + logLabel(done->element) + done->detail);
     return after();
   }
   if (a == "check" || a == "uncheck") {
-    auto note = setChecked(ctx, be, *el, a == "check");
-    if (!note) return note.status();
-    run.log(a + " " + label(*el) + *note);
+    auto done = act([&](const Element& el) { return page.setChecked(el, a == "check"); });
+    if (!done) return done.status();
+    run_.log(a + " " + logLabel(done->element) + done->detail);
     return after();
   }
   if (a == "clear") {
-    auto r = scannerCall(ctx, {{"cmd", "clear"}, {"id", el->scanner_id}}, el->frame);
-    if (!r) return r.status();
-    run.log("clear " + label(*el));
+    auto done = act([&](const Element& el) { return page.clear(el); });
+    if (!done) return done.status();
+    run_.log("clear " + logLabel(done->element));
     return after();
   }
   if (a == "scroll") {
-    json cmd = {{"cmd", "scroll"}};
-    if (el) {
-      cmd["element"] = el->scanner_id;
+    json params = json::object();
+    std::string what;
+    if (target) {
+      auto done = act([&](const Element& el) -> Result<std::string> {
+        auto r = page.scroll(params, &el);
+        if (!r) return r.status();
+        return std::string();
+      });
+      if (!done) return done.status();
+      what = logLabel(done->element);
     } else {
-      cmd["direction"] = s.args.value("direction", "down");
-      if (s.args.contains("amount")) cmd["amount"] = s.args["amount"];
+      params["direction"] = s.args.value("direction", "down");
+      if (s.args.contains("amount")) params["amount"] = s.args["amount"];
+      auto r = page.scroll(params);
+      if (!r) return r.status();
+      what = str(params["direction"]);
     }
-    auto r = scannerCall(ctx, cmd, el ? el->frame : "");
-    if (!r) return r.status();
-    run.log("scroll " + (el ? label(*el) : str(cmd["direction"])));
+    run_.log("scroll " + what);
     return after();
   }
   if (a == "wait") {
     auto t0 = Clock::now();
-    Deadline until = run.deadline.capped(Millis(s.timeout_ms > 0 ? s.timeout_ms : config_.step_timeout_ms));
-    LSCOPE_RETURN_IF_ERROR(waitCondition(*s.condition, run, until));
-    run.log("wait " + conditionText(*s.condition) + " (" + elapsed(t0) + ")");
+    Deadline until = run_.deadline.capped(Millis(s.timeout_ms > 0 ? s.timeout_ms : run_.config().step_timeout_ms));
+    LSCOPE_RETURN_IF_ERROR(waitCondition(*s.condition, until));
+    run_.log("wait " + conditionText(*s.condition) + " (" + seconds(t0) + ")");
     return Status::ok();
   }
   if (a == "fill_form") {
-    json data = bind(s.args["data"], run);
+    json data = bindValue(s.args["data"], run_);
     if (!data.is_object()) return Status(codes::kParameterInvalid, "fill_form data is not an object");
-    std::string pattern;
-    if (s.target && s.target->kind == TargetDef::Kind::kPattern) pattern = str(bind(s.target->value, run));
-    return fillForm(run, data, pattern, false);
+    json params = {{"data", data}};
+    if (s.target && s.target->kind == TargetDef::Kind::kPattern) params["pattern"] = str(bindValue(s.target->value, run_));
+    Response r = run_.runNested("fill_form", params);
+    if (!r.ok()) return Status(r.code.empty() ? codes::kStepFailed : r.code, "fill_form: " + r.summary, r.hint);
+    return run_.rescan();
   }
   if (a == "intent") {
     std::string name = s.args.value("name", "");
-    if (run.depth >= 8) return Status(codes::kStepFailed, "intents nested more than 8 deep", "");
-    auto entry = findIntent(name);
-    if (!entry) return Status(codes::kIntentNotFound, "no intent named \"" + name + "\"", "intents lists them");
-    auto cmd = commandFromArgs(name, bind(s.args.value("params", json::object()), run), lookup());
-    if (!cmd) return cmd.status();
-    Ctx inner{run.deadline, ctx.call};
-    Response r = runIntent(*cmd, inner, *entry, run.depth + 1);
-    run.log("intent " + name + (r.ok() ? "" : " failed"));
-    for (const auto& [title, lines] : r.sections) {
-      if (title != "actions") continue;
-      for (const auto& l : lines) run.log("  " + l);
-    }
+    if (run_.depth >= 8) return Status(codes::kStepFailed, "intents nested more than 8 deep", "");
+    Response r = run_.runNested(name, bindValue(s.args.value("params", json::object()), run_));
     if (!r.ok()) return Status(r.code.empty() ? codes::kStepFailed : r.code, name + ": " + r.summary, r.hint);
-    return rescan(run);
+    return run_.rescan();
   }
   if (a == "execute") {
-    auto r = scannerCall(ctx, {{"cmd", "execute"}, {"script", s.args["script"]}, {"args", bind(s.args.value("args", json::array()), run)}});
+    auto r = page.scanner().execute(str(s.args["script"]), bindValue(s.args.value("args", json::array()), run_));
     if (!r) return r.status();
-    run.vars["result"] = r->value("value", json());
-    run.log("execute");
+    run_.vars["result"] = *r;
+    run_.log("execute");
     return after();
   }
   if (a == "press") {
-    std::string key = str(bind(s.args["key"], run));
-    if (el) {
-      auto f = scannerCall(ctx, {{"cmd", "focus"}, {"id", el->scanner_id}}, el->frame);
-      if (!f) return f.status();
+    std::string key = str(bindValue(s.args["key"], run_));
+    std::optional<Element> on;
+    if (target) {
+      auto done = act([&](const Element& el) -> Result<std::string> {
+        LSCOPE_RETURN_IF_ERROR(page.press(key, &el));
+        return std::string();
+      });
+      if (!done) return done.status();
+      on = done->element;
+    } else {
+      LSCOPE_RETURN_IF_ERROR(page.press(key));
     }
-    LSCOPE_RETURN_IF_ERROR(pressCombo(ctx, be, key));
-    run.log("press " + key + (el ? " on " + label(*el) : ""));
+    run_.log("press " + key + (on ? " on " + logLabel(*on) : ""));
     return after();
   }
   if (a == "goto") {
-    std::string url = str(bind(s.args["url"], run));
-    if (!url.empty() && (url[0] == '/' || url[0] == '?' || url[0] == '#')) url = resolveUrl(run.page.url, url);
+    std::string url = str(bindValue(s.args["url"], run_));
+    if (!url.empty() && (url[0] == '/' || url[0] == '?' || url[0] == '#')) url = resolveUrl(run_.scan.url, url);
     url = normalizeUrl(url);
-    Status nav = be.navigate(url, run.deadline);
+    auto b = page.backend();
+    if (!b) return b.status();
+    Status nav = (*b)->navigate(url, run_.deadline);
     if (!nav && nav.code() != codes::kTimeout) return nav;
-    run.log("goto " + shortUrl(url));
-    return rescan(run);
+    run_.log("goto " + shortUrl(url));
+    return run_.rescan();
   }
   if (a == "observe") {
-    run.log("observe");
-    return rescan(run);
+    run_.log("observe");
+    return run_.rescan();
   }
   return Status(codes::kUnknownCommand, "unknown action " + a);
 }
 
+}  // namespace
+
+// --- IntentRun ----------------------------------------------------------------------------------
+
+std::string logLabel(const Element& e) {
+  std::string s = "[" + std::to_string(e.id) + "]";
+  if (!e.text.empty()) s += " " + quote(e.text.size() > 50 ? e.text.substr(0, 50) + "…" : e.text);
+  return s;
+}
+
+void IntentRun::add(const std::string& section, std::string line) {
+  for (auto& [name, lines] : sections) {
+    if (name == section) {
+      lines.push_back(std::move(line));
+      return;
+    }
+  }
+  sections.push_back({section, {std::move(line)}});
+}
+
+Status IntentRun::rescan() {
+  auto p = page.scan();
+  if (!p) return p.status();
+  scan = std::move(p.value());
+  return Status::ok();
+}
+
+Status IntentRun::waitFor(const std::function<Result<bool>()>& probe, long long ms) {
+  return waitUntil(page, [&]() -> Result<bool> {
+    LSCOPE_RETURN_IF_ERROR(rescan());
+    return probe();
+  }, deadline.capped(Millis(ms)));
+}
+
+Status IntentRun::waitForChange(long long ms) {
+  page.waitForChange(deadline.capped(Millis(ms)));
+  return rescan();
+}
+
+void IntentRun::logCleared(const Acted& a) {
+  for (const auto& c : a.cleared) log(c);
+}
+
+Result<Acted> IntentRun::act(const TargetSpec& target, const Page::ActFn& fn, long long timeout_ms) {
+  ActOptions o;
+  long long ms = timeout_ms > 0 ? timeout_ms : 5000;
+  o.timeout = std::min(Millis(ms), deadline.remaining());
+  // A popup in front of the target: the intent clears it and retries once (issue 12 item 2).
+  // The clearers themselves do not recurse.
+  if (def.name != "dismiss_popups" && def.name != "accept_cookies" && depth < 4) {
+    o.clear_cover = [this](const std::string& kind) -> Result<std::string> {
+      std::string clearer = kind == "cookie_banner" ? "accept_cookies" : "dismiss_popups";
+      Response r = runNested(clearer, json::object());
+      if (!r.ok()) return Status(r.code.empty() ? codes::kStepFailed : r.code, r.summary, r.hint);
+      std::string what = clearer;
+      for (const auto& [title, lines] : r.sections) {
+        if (title == "dismissed" && !lines.empty()) what += ": " + lines.front();
+      }
+      return what + " (a " + kind + " covered the target)";
+    };
+  }
+  auto done = page.perform(target, fn, o);
+  if (done) {
+    logCleared(*done);
+    rescan();
+  }
+  return done;
+}
+
+Result<Acted> IntentRun::act(const Element& el, const Page::ActFn& fn, long long timeout_ms) {
+  TargetSpec t;
+  t.kind = TargetSpec::Kind::kId;
+  t.id = el.id;
+  t.value = std::to_string(el.id);
+  return act(t, fn, timeout_ms);
+}
+
+Result<Acted> IntentRun::click(const Element& el, const ClickOptions& o) {
+  auto done = act(el, [&](const Element& e) { return page.click(e, o); });
+  if (done) log("click " + logLabel(done->element) + done->detail);
+  return done;
+}
+
+Result<Acted> IntentRun::type(const Element& el, const std::string& text, bool clear) {
+  auto done = act(el, [&](const Element& e) { return page.type(e, text, clear); });
+  if (done) {
+    bool secret = done->element.isSensitive() || page.isSecret(text);
+    log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : text) + done->detail);
+  }
+  return done;
+}
+
+Status IntentRun::press(const std::string& combo, const Element* on) {
+  LSCOPE_RETURN_IF_ERROR(page.press(combo, on));
+  log("press " + combo + (on ? " on " + logLabel(*on) : ""));
+  return Status::ok();
+}
+
+Response IntentRun::runNested(const std::string& name, const json& params) {
+  auto entry = host.findIntent(name);
+  if (!entry) {
+    return errorResponse(name, Status(codes::kIntentNotFound, "no intent named \"" + name + "\"", "intents lists them"));
+  }
+  auto cmd = commandFromArgs(name, params, host.lookup());
+  if (!cmd) return errorResponse(name, cmd.status());
+  Deadline saved = page.deadline;
+  page.deadline = deadline;
+  Response r = runIntent(host, *cmd, page, *entry, depth + 1);
+  page.deadline = saved;
+  log("intent " + name + (r.ok() ? "" : " failed"));
+  for (const auto& [title, lines] : r.sections) {
+    if (title != "actions") continue;
+    for (const auto& l : lines) log("  " + l);
+  }
+  rescan();
+  return r;
+}
+
 // --- one intent, start to response ---------------------------------------------------------------
 
-Response Session::runIntent(const Command& c, Ctx& ctx, const IntentEntry& entry, int depth) {
+Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentEntry& entry, int depth) {
   const IntentDef& def = *entry.def;
+  const EngineConfig& cfg = host.config();
   long long timeout_ms = c.args.contains("timeout") ? c.args["timeout"].get<long long>()
                          : def.timeout_ms > 0      ? def.timeout_ms
-                                                   : config_.default_timeout_ms;
-  IntentRun run(ctx, def, depth == 0 ? Deadline::inMs(timeout_ms) : ctx.deadline);
-  if (depth == 0) ctx.deadline = Deadline::inMs(timeout_ms + 3000);
+                                                   : cfg.default_timeout_ms;
+  IntentRun run(page, host, def, depth == 0 ? Deadline::inMs(timeout_ms) : page.deadline);
+  if (depth == 0) page.deadline = Deadline::inMs(timeout_ms + 3000);
   run.depth = depth;
   run.verify = !c.args.value("no_verify", false);
 
@@ -651,7 +733,7 @@ Response Session::runIntent(const Command& c, Ctx& ctx, const IntentEntry& entry
     } else if (p.required) {
       return errorResponse(def.name, Status(codes::kParameterMissing, def.name + " needs <" + p.name + ">", entry.spec.usage));
     }
-    if (p.sensitive && run.vars.contains(p.name)) rememberSecret(str(run.vars[p.name]));
+    if (p.sensitive && run.vars.contains(p.name)) page.rememberSecret(str(run.vars[p.name]));
   }
   for (const char* opt : {"timeout", "retry", "no_verify", "resume"}) {
     if (c.args.contains(opt) && !def.param(opt)) run.vars["_" + std::string(opt)] = c.args[opt];
@@ -668,93 +750,89 @@ Response Session::runIntent(const Command& c, Ctx& ctx, const IntentEntry& entry
     }
     run.resuming = true;
   }
-  int attempts = c.args.contains("retry") ? 1 + std::min<int>(c.args["retry"].get<int>(), config_.max_retries)
+  int attempts = c.args.contains("retry") ? 1 + std::min<int>(c.args["retry"].get<int>(), cfg.max_retries)
                                           : std::max(1, def.retry.max_attempts);
-  ctx.call.report(0, 0, def.name);
+  page.call.report(0, 0, def.name);
 
-  auto before = scan(ctx);
+  auto before = page.scan();
   if (!before) return errorResponse(def.name, before.status());
-  run.page = *before;
+  PageScan before_page = *before;
+  run.scan = *before;
+  const BuiltinIntent* builtin = def.tier == "builtin" ? findBuiltin(def.name) : nullptr;
+  Executor exec(run);
   Status st;
   for (int attempt = 1; attempt <= attempts; ++attempt) {
-    if (def.tier == "builtin") {
-      const std::string& n = def.name;
-      st = n == "login" ? builtinLogin(run)
-           : n == "logout" ? builtinLogout(run)
-           : n == "search" ? builtinSearch(run)
-           : n == "accept_cookies" ? builtinAcceptCookies(run)
-           : n == "dismiss_popups" ? builtinDismissPopups(run)
-           : n == "fill_form" ? builtinFillForm(run)
-           : n == "submit_form" ? builtinSubmitForm(run)
-           : builtinScrollTo(run);
-    } else {
-      st = runSteps(def.steps, run);
-    }
+    st = builtin ? builtin->run(run) : exec.runSteps(def.steps);
     if (st || st.code() == codes::kCancelled || attempt == attempts) break;
     std::string code = lowerCode(st.code());
     if (!def.retry.on.empty() && std::find(def.retry.on.begin(), def.retry.on.end(), code) == def.retry.on.end()) break;
     run.log("retry " + std::to_string(attempt + 1) + "/" + std::to_string(attempts) + " after: " + st.message());
     // Back off until the page changes or the retry delay passes, then go again (from the
     // last checkpoint reached, if any).
-    waitForChange(run, Deadline::inMs(def.retry.delay_ms > 0 ? def.retry.delay_ms : config_.retry_delay_ms));
+    page.waitForChange(Deadline::inMs(def.retry.delay_ms > 0 ? def.retry.delay_ms : cfg.retry_delay_ms));
     if (!run.checkpoint.empty()) {
       run.resume_from = run.checkpoint;
       run.resuming = true;
     }
-    Status rs = rescan(run);
+    Status rs = run.rescan();
     if (!rs) {
       st = rs;
       break;
     }
   }
 
-  // Verify (§5.1 step 5): failure conditions first, then success conditions.
-  if (st && run.verify && def.tier != "builtin") {
-    if (config_.verify_failure) {
+  // Verify (§5.1 step 5): failure conditions first, then success conditions. Built-ins verify
+  // their own outcome from the page.
+  bool verified = false;
+  if (st && run.verify && !builtin) {
+    if (cfg.verify_failure) {
       for (const auto& fc : def.failure) {
-        auto hit = evalCondition(fc, run);
+        auto hit = exec.evalCondition(fc);
         if (hit && *hit) {
           st = Status(codes::kVerificationFailed, "failure condition met: " + conditionText(fc), "");
           if (!def.recovery.empty()) {
-            Status rec = runSteps(def.recovery, run);
+            Status rec = exec.runSteps(def.recovery);
             run.log(std::string("recovery ") + (rec ? "done" : "failed: " + rec.message()));
           }
           break;
         }
       }
     }
-    if (st && config_.verify_success && !def.success.empty()) {
+    if (st && cfg.verify_success && !def.success.empty()) {
       ConditionDef all;
       all.kind = ConditionDef::Kind::kAll;
       all.children = def.success;
-      Deadline until = run.deadline.capped(Millis(config_.step_timeout_ms));
-      Status v = waitCondition(all, run, until);
+      Deadline until = run.deadline.capped(Millis(cfg.step_timeout_ms));
+      Status v = exec.waitCondition(all, until);
       if (!v) {
         st = v.code() == codes::kTimeout
                  ? Status(codes::kVerificationFailed, "success conditions not met: " + conditionText(all),
                           "observe to see the page; --no_verify skips the check")
                  : v;
       } else {
+        verified = true;
         run.log("verified success conditions");
       }
     }
   }
+  (void)verified;
   // Extract results (§3.1 success.extract).
   if (st) {
     for (const auto& [name, ex] : def.extract) {
       std::string value;
       if (ex.from == "url") {
-        value = run.page.url;
+        value = run.scan.url;
       } else if (ex.from == "title") {
-        value = run.page.title;
+        value = run.scan.title;
       } else {
-        std::string selector = "body";
+        Result<std::string> t = std::string();
         if (ex.target) {
-          auto t = findElement(*ex.target, run);
-          if (t) selector = (*t)->selector;
+          auto el = exec.findOne(*ex.target);
+          t = el ? page.scanner().textOfElement(el->scanner_id, el->frame) : page.scanner().textOf("body");
+        } else {
+          t = page.scanner().textOf("body");
         }
-        auto r = scannerCall(ctx, {{"cmd", "get_text"}, {"selector", selector}});
-        if (r) value = r->value("text", std::string());
+        if (t) value = *t;
       }
       if (!ex.pattern.empty()) {
         RE2 re(ex.pattern, RE2::Quiet);
@@ -793,15 +871,13 @@ Response Session::runIntent(const Command& c, Ctx& ctx, const IntentEntry& entry
   }
   if (!st && !run.checkpoint.empty()) r.add("checkpoint", run.checkpoint);
   if (depth == 0) {
-    settle(ctx);
-    auto after = scan(ctx);
+    page.settle();
+    auto after = page.scan();
     if (after && !run.no_changes) {
-      std::string doc_before = before->document.empty() ? before->url.substr(0, before->url.find('#')) : before->document;
-      std::string doc_after = after->document.empty() ? after->url.substr(0, after->url.find('#')) : after->document;
       DiffContext dc;
-      dc.new_document = doc_before != doc_after;
-      dc.form_action = ctx.form_action;
-      ChangeReport report = diffScans(*before, *after, dc);
+      dc.new_document = documentOf(before_page) != documentOf(*after);
+      dc.form_action = page.form_action;
+      ChangeReport report = diffScans(before_page, *after, dc);
       if (!report.noop()) {
         for (auto& l : report.lines) {
           // An error the result already quotes is not repeated among the changes.
@@ -822,7 +898,7 @@ Response Session::runIntent(const Command& c, Ctx& ctx, const IntentEntry& entry
         }
       }
     }
-    reportEvents(ctx, r);
+    page.reportEvents(r);
   }
   for (const auto& l : run.result) r.add("result", l);
   r.data["ok"] = r.kind == Response::Kind::kOk;

@@ -189,6 +189,24 @@ Result<TargetSpec> parsePrimary(const std::vector<Token>& toks, size_t& i, bool 
       break;
   }
   std::string w = lower(t.text);
+  // An ordinal picks the n-th match in page order: 2nd "Edit", last "Delete", 3rd input.
+  if (int n = parseOrdinal(w); n != 0 && i + 1 < toks.size()) {
+    const Token& next = toks[i + 1];
+    bool targetish = next.kind == Tok::kQuoted || next.kind == Tok::kCss || next.kind == Tok::kXpath ||
+                     (next.kind == Tok::kWord && (isRoleWord(next.text) || isRegexWord(next.text) ||
+                                                  lower(next.text) == "exact" || lower(next.text) == "contains"));
+    if (targetish) {
+      size_t j = i + 1;
+      auto inner = parsePrimary(toks, j, greedy);
+      if (!inner) return inner;
+      TargetSpec spec2 = *inner;
+      spec2.nth = n;
+      // "last button" may also be a button's text: tried first, as for relations.
+      if (next.kind == Tok::kWord && spec2.kind == TargetSpec::Kind::kRole) spec2.as_text = t.text + " " + next.text;
+      i = j;
+      return spec2;
+    }
+  }
   if ((w == "exact" || w == "contains" || w == "regex") && i + 1 < toks.size() &&
       (toks[i + 1].kind == Tok::kQuoted || toks[i + 1].kind == Tok::kWord)) {
     spec.kind = TargetSpec::Kind::kText;
@@ -464,12 +482,55 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
 }  // namespace
 
 bool isRoleWord(const std::string& word) {
-  static const char* kRoles[] = {"email", "password", "search", "submit", "username", "phone", "tel", "url"};
+  static const char* kRoles[] = {
+      // reserved roles (intent-language.md "Reserved Words", scanner-protocol.md §4.2)
+      "email", "password", "search", "submit", "username", "phone", "tel", "url", "primary",
+      // type words an observation prints (scanner-protocol.md §4.1 and the scanner's additions)
+      "input", "textarea", "select", "checkbox", "radio", "button", "link", "option", "row", "item",
+      "tab", "menuitem", "cell", "treeitem", "switch", "slider",
+      // ARIA role names (WAI-ARIA 1.2 widget roles)
+      "textbox", "combobox", "searchbox", "listbox", "spinbutton", "gridcell", "menuitemcheckbox",
+      "menuitemradio"};
   std::string w = lower(word);
+  auto slash = w.find('/');
+  if (slash != std::string::npos && slash > 0 && slash + 1 < w.size()) {
+    // The observation's type/role form: input/date, button/submit, input/password.
+    std::string type = w.substr(0, slash);
+    std::string rest = w.substr(slash + 1);
+    return isRoleWord(type) && std::all_of(rest.begin(), rest.end(), [](char c) {
+             return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+           });
+  }
   for (const char* r : kRoles) {
     if (w == r) return true;
   }
   return false;
+}
+
+int parseOrdinal(const std::string& word) {
+  static const char* kWords[] = {"first", "second", "third", "fourth", "fifth",
+                                 "sixth", "seventh", "eighth", "ninth", "tenth"};
+  std::string w = lower(word);
+  if (w == "last") return -1;
+  for (int i = 0; i < 10; ++i) {
+    if (w == kWords[i]) return i + 1;
+  }
+  size_t digits = 0;
+  while (digits < w.size() && std::isdigit(static_cast<unsigned char>(w[digits]))) ++digits;
+  if (digits == 0 || digits > 4 || w.size() != digits + 2) return 0;
+  std::string suffix = w.substr(digits);
+  int n = std::stoi(w.substr(0, digits));
+  if (n <= 0) return 0;
+  int tens = n % 100, ones = n % 10;
+  const char* want = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return suffix == want ? n : 0;
+}
+
+std::string ordinalWord(int n) {
+  if (n < 0) return "last";
+  int tens = n % 100, ones = n % 10;
+  const char* suffix = (tens >= 11 && tens <= 13) ? "th" : ones == 1 ? "st" : ones == 2 ? "nd" : ones == 3 ? "rd" : "th";
+  return std::to_string(n) + suffix;
 }
 
 std::string TargetSpec::toString() const {
@@ -484,8 +545,12 @@ std::string TargetSpec::toString() const {
     case Kind::kWord: s = value; break;
     case Kind::kCss: s = "css(" + value + ")"; break;
     case Kind::kXpath: s = "xpath(" + value + ")"; break;
+    case Kind::kPattern: s = "pattern " + value; break;
   }
+  for (const auto& a : alternatives) s += " or \"" + a + "\"";
+  if (nth != 0) s = ordinalWord(nth) + " " + (kind == Kind::kWord ? "\"" + s + "\"" : s);
   if (anchor) s += " " + relation + " " + anchor->toString();
+  if (fallback) s += " or " + fallback->toString();
   return s;
 }
 

@@ -21,13 +21,19 @@ enum class TextMatch { kAuto, kExact, kContains, kRegex };
 
 // An element target (intent-language.md "Target Resolution").
 struct TargetSpec {
-  enum class Kind { kId, kText, kRole, kCss, kXpath, kWord };
+  // kPattern: a detected pattern's element ("login_form.email"; intent definitions, §3.3).
+  enum class Kind { kId, kText, kRole, kCss, kXpath, kWord, kPattern };
   Kind kind = Kind::kText;
   int id = 0;
-  std::string value;  // text, role name, selector, or bare word(s)
+  std::string value;  // text, role name, selector, pattern reference, or bare word(s)
+  // kText: any of these texts matches too (a definition's text_contains list).
+  std::vector<std::string> alternatives;
   TextMatch match = TextMatch::kAuto;
+  // The n-th match in page order (1-based; -1: the last): `2nd "Edit"`, `last "Delete"`.
+  int nth = 0;
   std::string relation;                 // near, inside, after, before
   std::shared_ptr<TargetSpec> anchor;   // the target of the relation
+  std::shared_ptr<TargetSpec> fallback; // tried when this one matches nothing (definitions)
   // Unquoted words that happen to contain a relation word ("Warn before leaving") may be plain
   // text: the whole phrase, tried as text before the relation.
   std::string as_text;
@@ -63,7 +69,13 @@ Result<TargetSpec> parseTarget(const std::string& text);
 // table, parses the target string, applies the same rules as the OIL parser.
 Result<Command> commandFromArgs(const std::string& name, const json& args, const CommandLookup& lookup = nullptr);
 
-// Reserved role words (intent-language.md "Reserved Words").
+// Role words: the reserved roles (intent-language.md "Reserved Words"), every type word an
+// observation prints (input, select, option, ...), their type/role forms (input/date) and the
+// ARIA role names (textbox, combobox, ...).
 bool isRoleWord(const std::string& word);
+// "2nd", "third", "last" -> 2, 3, -1; 0 when `word` is no ordinal.
+int parseOrdinal(const std::string& word);
+// 2 -> "2nd", -1 -> "last".
+std::string ordinalWord(int n);
 
 }  // namespace lscope

@@ -78,6 +78,43 @@ bool isSensitiveName(const std::string& name) {
   return false;
 }
 
+bool parseElement(const json& e, const std::string& frame, Element& el) {
+  if (!e.is_object() || !e.contains("id") || !e["id"].is_number_integer()) return false;
+  el.id = el.scanner_id = e["id"].get<int>();
+  el.frame = frame;
+  el.frame_label = str(e, "frame");
+  el.type = str(e, "type");
+  el.role = str(e, "role");
+  el.tag = str(e, "tag");
+  el.text = str(e, "text");
+  el.selector = str(e, "selector");
+  el.xpath = str(e, "xpath");
+  el.key = str(e, "key");
+  if (el.key.empty()) el.key = el.type + ":" + el.role + ":" + el.selector;
+  el.form = str(e, "form");
+  el.landmark = str(e, "landmark");
+  const json r = e.value("rect", json::object());
+  el.rect = Rect{num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")};
+  const json state = e.value("state", json::object());
+  el.visible = state.value("visible", true);
+  el.enabled = state.value("enabled", true);
+  el.focused = state.value("focused", false);
+  el.in_viewport = e.value("in_viewport", true);
+  if (state.contains("value") && state["value"].is_string()) el.value = state["value"].get<std::string>();
+  if (state.contains("checked") && state["checked"].is_boolean()) el.checked = state["checked"].get<bool>();
+  for (const auto& m : e.value("modifiers", json::array())) {
+    if (m.is_string()) el.modifiers.push_back(m.get<std::string>());
+  }
+  for (const auto& o : e.value("options", json::array())) {
+    if (o.is_string()) el.options.push_back(o.get<std::string>());
+  }
+  for (const auto& a : e.value("aliases", json::array())) {
+    if (a.is_string() && !a.get<std::string>().empty()) el.aliases.push_back(a.get<std::string>());
+  }
+  if (e.contains("attributes") && e["attributes"].is_object()) el.attributes = e["attributes"];
+  return true;
+}
+
 Result<PageScan> parseScan(const json& data, const std::string& frame) {
   if (!data.is_object()) return Status(codes::kScriptError, "scan returned no data");
   PageScan scan;
@@ -96,36 +133,8 @@ Result<PageScan> parseScan(const json& data, const std::string& frame) {
   scan.scroll_max_y = num(sc, "max_y");
 
   for (const auto& e : data.value("elements", json::array())) {
-    if (!e.is_object() || !e.contains("id") || !e["id"].is_number_integer()) continue;
     Element el;
-    el.id = el.scanner_id = e["id"].get<int>();
-    el.frame = frame;
-    el.frame_label = str(e, "frame");
-    el.type = str(e, "type");
-    el.role = str(e, "role");
-    el.tag = str(e, "tag");
-    el.text = str(e, "text");
-    el.selector = str(e, "selector");
-    el.xpath = str(e, "xpath");
-    el.key = str(e, "key");
-    if (el.key.empty()) el.key = el.type + ":" + el.role + ":" + el.selector;
-    const json r = e.value("rect", json::object());
-    el.rect = Rect{num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")};
-    const json state = e.value("state", json::object());
-    el.visible = state.value("visible", true);
-    el.enabled = state.value("enabled", true);
-    el.focused = state.value("focused", false);
-    el.in_viewport = e.value("in_viewport", true);
-    if (state.contains("value") && state["value"].is_string()) el.value = state["value"].get<std::string>();
-    if (state.contains("checked") && state["checked"].is_boolean()) el.checked = state["checked"].get<bool>();
-    for (const auto& m : e.value("modifiers", json::array())) {
-      if (m.is_string()) el.modifiers.push_back(m.get<std::string>());
-    }
-    for (const auto& o : e.value("options", json::array())) {
-      if (o.is_string()) el.options.push_back(o.get<std::string>());
-    }
-    if (e.contains("attributes") && e["attributes"].is_object()) el.attributes = e["attributes"];
-    scan.elements.push_back(std::move(el));
+    if (parseElement(e, frame, el)) scan.elements.push_back(std::move(el));
   }
 
   for (const auto& p : data.value("patterns", json::array())) {
@@ -175,6 +184,15 @@ Result<PageScan> parseScan(const json& data, const std::string& frame) {
   scan.interactive = std::max(scan.interactive, returned);
   scan.available = std::max(scan.available, returned);
   return scan;
+}
+
+int IdAllocator::idFor(const Element& e) {
+  std::string key = e.frame + "|" + e.key;
+  auto it = by_key_.find(key);
+  if (it != by_key_.end()) return it->second;
+  int id = next_++;
+  by_key_.emplace(key, id);
+  return id;
 }
 
 void IdAllocator::reset() {

@@ -28,6 +28,8 @@ struct Element {
   std::string selector;
   std::string xpath;
   std::string key;     // stable identity key (background-semantic-diff)
+  std::string form;      // the form it belongs to (scanner's form key), "" outside forms
+  std::string landmark;  // nearest landmark: main, nav, aside, header, footer, search, dialog, ""
   Rect rect;
   bool visible = true;
   bool enabled = true;
@@ -37,6 +39,8 @@ struct Element {
   std::optional<bool> checked;
   std::vector<std::string> modifiers;
   std::vector<std::string> options;  // select options (visible texts)
+  // Other names a person may use for it: a day cell's full date, an icon's word, a tooltip.
+  std::vector<std::string> aliases;
   json attributes = json::object();
 
   bool hasModifier(const std::string& m) const;
@@ -92,6 +96,8 @@ struct PageScan {
 // Parses the data of a scanner `scan` response. Agent-facing ids are not assigned here
 // (id = scanner id); see IdAllocator.
 Result<PageScan> parseScan(const json& data, const std::string& frame = "");
+// Parses one element of a scanner response (scan, query, find_text); false when malformed.
+bool parseElement(const json& e, const std::string& frame, Element& out);
 
 // Keeps agent-facing ids stable across scans of one document: an element keeps its id while
 // its identity key is seen again; new elements get the next free number. reset() on
@@ -103,6 +109,9 @@ class IdAllocator {
   // new but whose selector and type match an element of `previous` that is gone keeps that
   // element's id (its text or state changed, not its identity).
   void assign(PageScan& scan, const PageScan* previous = nullptr);
+  // The agent id of one element found outside a scan (query, find_text): its known id, or the
+  // next free one.
+  int idFor(const Element& e);
 
  private:
   std::map<std::string, int> by_key_;

@@ -30,6 +30,35 @@ std::string normalizeText(const std::string& text) {
 
 namespace {
 
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// Inputs that take text (a textbox in ARIA terms), by their type attribute.
+bool isTextInput(const Element& e) {
+  if (e.type == "textarea") return true;
+  if (e.type != "input") return false;
+  static const char* kNotText[] = {"date", "time", "datetime-local", "month", "week", "number", "range",
+                                   "color", "file", "checkbox", "radio", "hidden"};
+  std::string t = lower(e.attributes.value("type", ""));
+  for (const char* n : kNotText) {
+    if (t == n) return false;
+  }
+  return true;
+}
+
+// The type attributes of inputs that are not plain text (observations print them: input/date).
+bool isInputTypeWord(const std::string& w) {
+  static const char* kTypes[] = {"date", "time", "datetime-local", "month", "week", "number", "range",
+                                 "color", "file", "tel", "url", "email", "password", "search"};
+  std::string l = lower(w);
+  for (const char* t : kTypes) {
+    if (l == t) return true;
+  }
+  return false;
+}
+
 // Strings an element answers to besides its accessible text.
 std::vector<std::string> aliases(const Element& e) {
   std::vector<std::string> out;
@@ -39,15 +68,16 @@ std::vector<std::string> aliases(const Element& e) {
       out.push_back(normalizeText(it->get<std::string>()));
     }
   }
+  for (const auto& a : e.aliases) out.push_back(normalizeText(a));
   return out;
 }
 
 // 0 = no match, higher = better.
-int textQuality(const Element& e, const TargetSpec& t) {
-  std::string want = normalizeText(t.value);
+int textQualityOne(const Element& e, const std::string& value, TextMatch match) {
+  std::string want = normalizeText(value);
   std::string text = normalizeText(e.text);
-  if (t.match == TextMatch::kRegex) {
-    RE2 re(t.value, RE2::Quiet);
+  if (match == TextMatch::kRegex) {
+    RE2 re(value, RE2::Quiet);
     if (!re.ok()) return 0;
     if (RE2::PartialMatch(e.text, re)) return 3;
     for (const auto& a : aliases(e)) {
@@ -61,12 +91,18 @@ int textQuality(const Element& e, const TargetSpec& t) {
   for (const auto& a : al) {
     if (a == want) return 3;
   }
-  if (t.match == TextMatch::kExact) return 0;
+  if (match == TextMatch::kExact) return 0;
   if (text.find(want) != std::string::npos) return 2;
   for (const auto& a : al) {
     if (a.find(want) != std::string::npos) return 1;
   }
   return 0;
+}
+
+int textQuality(const Element& e, const TargetSpec& t) {
+  int q = textQualityOne(e, t.value, t.match);
+  for (const auto& alt : t.alternatives) q = std::max(q, textQualityOne(e, alt, t.match));
+  return q;
 }
 
 int rankScore(const Element& e) {
@@ -96,6 +132,18 @@ std::vector<Scored> matchText(const TargetSpec& t, const PageScan& scan) {
   return out;
 }
 
+std::vector<Scored> matchRole(const TargetSpec& t, const PageScan& scan) {
+  std::vector<Scored> out;
+  for (size_t i = 0; i < scan.elements.size(); ++i) {
+    const Element& e = scan.elements[i];
+    bool hit = roleMatches(e, t.value) ||
+               (t.value == "submit" && e.type == "button" && e.hasModifier("primary") && e.role == "primary");
+    // The reserved roles name what a field is for; an exact role beats a type word's match.
+    if (hit) out.push_back({&e, e.role == t.value ? 4 : 3, rankScore(e), i});
+  }
+  return out;
+}
+
 std::vector<Scored> matchPrimary(const TargetSpec& t, const PageScan& scan, const ResolverHooks& hooks,
                                  Status& error) {
   std::vector<Scored> out;
@@ -106,6 +154,32 @@ std::vector<Scored> matchPrimary(const TargetSpec& t, const PageScan& scan, cons
   switch (t.kind) {
     case TargetSpec::Kind::kId: {
       if (const Element* e = scan.byId(t.id)) add(e, 4);
+      return out;
+    }
+    case TargetSpec::Kind::kPattern: {
+      // "login_form.email": a field (or a list) of a detected pattern; "cookie_banner": all of it.
+      std::string name = t.value.substr(0, t.value.find('.'));
+      std::string field = t.value.find('.') == std::string::npos ? "" : t.value.substr(t.value.find('.') + 1);
+      for (const auto& p : scan.patterns) {
+        if (p.name != name) continue;
+        if (!field.empty()) {
+          auto f = p.fields.find(field);
+          if (f != p.fields.end()) {
+            if (const Element* e = scan.byId(f->second)) add(e, 4);
+          }
+          auto l = p.lists.find(field);
+          if (l != p.lists.end()) {
+            for (int id : l->second) {
+              if (const Element* e = scan.byId(id)) add(e, 4);
+            }
+          }
+        } else {
+          for (const auto& [n, id] : p.fields) {
+            if (const Element* e = scan.byId(id)) add(e, 4);
+          }
+        }
+        if (!out.empty()) break;
+      }
       return out;
     }
     case TargetSpec::Kind::kCss:
@@ -125,26 +199,39 @@ std::vector<Scored> matchPrimary(const TargetSpec& t, const PageScan& scan, cons
       return out;
     }
     case TargetSpec::Kind::kRole: {
-      for (const auto& e : scan.elements) {
-        if (e.role == t.value || (t.value == "submit" && e.type == "button" && e.hasModifier("primary") &&
-                                  e.role == "primary")) {
-          add(&e, 4);
-        }
-      }
+      out = matchRole(t, scan);
       if (!out.empty()) return out;
       TargetSpec as_text = t;  // no element has the role: the word may be a label
       as_text.kind = TargetSpec::Kind::kWord;
       return matchText(as_text, scan);
     }
     case TargetSpec::Kind::kText:
-    case TargetSpec::Kind::kWord:
-      return matchText(t, scan);
+    case TargetSpec::Kind::kWord: {
+      out = matchText(t, scan);
+      if (out.empty() && t.alternatives.empty() && t.match != TextMatch::kRegex &&
+          (isRoleWord(t.value) || isInputTypeWord(t.value))) {
+        // `type "date" ...`: no element shows that text, but the word names a kind of element.
+        TargetSpec as_role = t;
+        as_role.kind = TargetSpec::Kind::kRole;
+        as_role.value = lower(t.value);
+        out = matchRole(as_role, scan);
+        for (auto& s : out) s.quality = 1;  // weaker than any text match
+      }
+      return out;
+    }
   }
   return out;
 }
 
 double distance(const Element& a, const Element& b) {
   return std::hypot(a.rect.cx() - b.rect.cx(), a.rect.cy() - b.rect.cy());
+}
+
+// Page order of an element: its index in the scan, else (found outside it) its position.
+bool before(const Element& a, size_t a_order, const Element& b, size_t b_order, size_t n) {
+  if (a_order < n && b_order < n) return a_order < b_order;
+  if (std::abs(a.rect.y - b.rect.y) > 4) return a.rect.y < b.rect.y;
+  return a.rect.x < b.rect.x;
 }
 
 Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, const TargetSpec& t,
@@ -170,6 +257,7 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     }
     return out;
   }
+  // The anchor may be plain text (a row's label): the text fallback finds it too.
   auto anchor_res = resolveTarget(anchor, scan, hooks, false);
   if (!anchor_res) {
     return Status(codes::kTargetNotFound,
@@ -177,12 +265,15 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
                   anchor_res.status().hint());
   }
   const Element* a = anchor_res->element;
-  size_t a_order = static_cast<size_t>(a - scan.elements.data());
+  size_t n = scan.elements.size();
+  size_t a_order = a >= scan.elements.data() && a < scan.elements.data() + n
+                       ? static_cast<size_t>(a - scan.elements.data())
+                       : n;
   std::vector<std::pair<double, const Element*>> ordered;
   for (const auto& c : cands) {
-    if (c.e == a) continue;
-    if (t.relation == "after" && c.order <= a_order) continue;
-    if (t.relation == "before" && c.order >= a_order) continue;
+    if (c.e == a || c.e->id == a->id) continue;
+    if (t.relation == "after" && !before(*a, a_order, *c.e, c.order, n)) continue;
+    if (t.relation == "before" && !before(*c.e, c.order, *a, a_order, n)) continue;
     if (t.relation == "inside") {
       const Rect& o = a->rect;
       const Rect& r = c.e->rect;
@@ -215,7 +306,62 @@ std::string closestTexts(const TargetSpec& t, const PageScan& scan) {
   return out;
 }
 
+// The n-th (1-based, -1 = last) of `cands` in page order.
+Result<std::vector<const Element*>> pickNth(const std::vector<const Element*>& cands, const TargetSpec& t,
+                                            const PageScan& scan) {
+  // A person counts what they see: hidden matches count only when nothing matching is shown.
+  std::vector<const Element*> ordered;
+  for (const Element* e : cands) {
+    if (e->visible) ordered.push_back(e);
+  }
+  if (ordered.empty()) ordered = cands;
+  size_t n = scan.elements.size();
+  auto orderOf = [&](const Element* e) {
+    return e >= scan.elements.data() && e < scan.elements.data() + n ? static_cast<size_t>(e - scan.elements.data()) : n;
+  };
+  std::stable_sort(ordered.begin(), ordered.end(), [&](const Element* a, const Element* b) {
+    return before(*a, orderOf(a), *b, orderOf(b), n);
+  });
+  size_t count = ordered.size();
+  if (count == 0) return ordered;
+  if (t.nth > 0 && static_cast<size_t>(t.nth) > count) {
+    TargetSpec plain = t;
+    plain.nth = 0;
+    return Status(codes::kTargetNotFound,
+                  "there is no " + ordinalWord(t.nth) + ": " + std::to_string(count) + " element" +
+                      (count == 1 ? "" : "s") + " match " + plain.toString(),
+                  "last " + plain.toString() + " is the " + ordinalWord(static_cast<int>(count)));
+  }
+  return std::vector<const Element*>{ordered[t.nth > 0 ? static_cast<size_t>(t.nth) - 1 : count - 1]};
+}
+
 }  // namespace
+
+bool roleMatches(const Element& e, const std::string& word) {
+  std::string w = lower(word);
+  if (w == "phone") w = "tel";
+  auto slash = w.find('/');
+  if (slash != std::string::npos) {
+    // type/role as the observation prints it: input/date, button/submit, input/password.
+    std::string type = w.substr(0, slash), rest = w.substr(slash + 1);
+    return e.type == type && (e.role == rest || lower(e.attributes.value("type", "")) == rest);
+  }
+  if (e.role == w || e.type == w) return true;
+  std::string aria = lower(e.attributes.value("role", ""));
+  if (!aria.empty() && aria == w) return true;
+  std::string input_type = lower(e.attributes.value("type", ""));
+  // WAI-ARIA names for native controls (html-aam role mappings).
+  if (w == "textbox") return isTextInput(e) && e.role != "search";
+  if (w == "searchbox") return e.role == "search";
+  if (w == "combobox") return e.type == "select" || (e.type == "input" && e.attributes.contains("aria-autocomplete"));
+  if (w == "listbox") return e.type == "select";
+  if (w == "spinbutton") return e.type == "input" && input_type == "number";
+  if (w == "slider") return e.type == "input" && input_type == "range";
+  if (w == "gridcell") return e.type == "cell";
+  if (w == "menuitemcheckbox" || w == "menuitemradio") return aria == w;
+  if (w == "input") return e.type == "input";
+  return e.type == "input" && !input_type.empty() && input_type == w;
+}
 
 Result<std::vector<const Element*>> findCandidates(const TargetSpec& target, const PageScan& scan,
                                                    const ResolverHooks& hooks) {
@@ -232,9 +378,20 @@ Result<std::vector<const Element*>> findCandidates(const TargetSpec& target, con
     if (a.quality != b.quality) return a.quality > b.quality;
     return a.rank > b.rank;
   });
-  if (target.anchor) return applyRelation(cands, target, scan, hooks);
   std::vector<const Element*> out;
-  for (const auto& c : cands) out.push_back(c.e);
+  if (target.anchor) {
+    auto related = applyRelation(cands, target, scan, hooks);
+    if (!related) return related.status();
+    out = *related;
+  } else {
+    for (const auto& c : cands) out.push_back(c.e);
+  }
+  if (target.nth != 0 && !out.empty()) {
+    auto picked = pickNth(out, target, scan);
+    if (!picked) return picked.status();
+    out = *picked;
+  }
+  if (out.empty() && target.fallback) return findCandidates(*target.fallback, scan, hooks);
   return out;
 }
 
@@ -249,6 +406,60 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
   }
   auto cands = findCandidates(target, scan, hooks);
   if (!cands) return cands.status();
+  bool textual = target.kind == TargetSpec::Kind::kText || target.kind == TargetSpec::Kind::kWord;
+  if (cands->empty() && textual && hooks.find_text) {
+    // Playwright's getByText: any visible text, acted on through its nearest actionable ancestor.
+    std::string mode = target.match == TextMatch::kRegex   ? "regex"
+                       : target.match == TextMatch::kExact ? "exact"
+                                                           : "contains";
+    std::vector<FoundText> found;
+    for (const auto& text : [&] {
+           std::vector<std::string> all{target.value};
+           all.insert(all.end(), target.alternatives.begin(), target.alternatives.end());
+           return all;
+         }()) {
+      auto f = hooks.find_text(text, mode);
+      if (!f) return f.status();
+      found.insert(found.end(), f->begin(), f->end());
+      if (!found.empty()) break;
+    }
+    if (!found.empty()) {
+      auto extra = std::make_shared<std::vector<Element>>();
+      std::vector<std::string> via;
+      for (auto& f : found) {
+        extra->push_back(f.element);
+        via.push_back(f.via);
+      }
+      std::vector<const Element*> list;
+      for (const auto& e : *extra) list.push_back(&e);
+      if (target.anchor) {
+        // Filter the text matches by the relation, as for listed elements.
+        std::vector<Scored> scored;
+        for (size_t i = 0; i < extra->size(); ++i) {
+          const Element& e = (*extra)[i];
+          scored.push_back({&e, 2, rankScore(e), scan.elements.size()});
+        }
+        auto related = applyRelation(scored, target, scan, hooks);
+        if (!related) return related.status();
+        list = *related;
+      }
+      if (target.nth != 0 && !list.empty()) {
+        auto picked = pickNth(list, target, scan);
+        if (!picked) return picked.status();
+        list = *picked;
+      }
+      if (!list.empty()) {
+        Resolution r;
+        r.extra = extra;
+        r.candidates = list;
+        r.element = list.front();
+        size_t idx = static_cast<size_t>(r.element - extra->data());
+        r.note = via[idx] == "ancestor" ? "text " + quote(found[idx].matched) + " is inside it"
+                                        : "the text itself: it is no listed element";
+        return r;
+      }
+    }
+  }
   if (cands->empty()) {
     if (target.kind == TargetSpec::Kind::kId) {
       return Status(codes::kTargetNotFound, "no element [" + std::to_string(target.id) + "] on this page",
@@ -256,37 +467,37 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
     }
     std::string closest = closestTexts(target, scan);
     return Status(codes::kTargetNotFound, "no element matches " + target.toString(),
-                  closest.empty() ? "run observe to see the page's elements"
-                                  : "closest: " + closest);
+                  closest.empty() ? "run observe to see the page's elements" : "closest: " + closest);
   }
   Resolution r;
   r.candidates = *cands;
   r.element = cands->front();
-  if (cands->size() > 1 && !target.anchor && target.kind != TargetSpec::Kind::kId) {
+  if (cands->size() > 1 && !target.anchor && target.nth == 0 && target.kind != TargetSpec::Kind::kId) {
     // Equally good: same text quality and same rank as the first.
-    auto tq = [&](const Element* e) {
-      return target.kind == TargetSpec::Kind::kText || target.kind == TargetSpec::Kind::kWord
-                 ? textQuality(*e, target)
-                 : 0;
-    };
+    auto tq = [&](const Element* e) { return textual ? textQuality(*e, target) : 0; };
     size_t ties = 0;
+    std::vector<const Element*> tied;
     for (const Element* e : *cands) {
-      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element)) ++ties;
+      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element)) {
+        ++ties;
+        tied.push_back(e);
+      }
     }
     if (ties > 1) {
       std::string list;
       size_t shown = 0;
-      for (const Element* e : *cands) {
+      for (const Element* e : tied) {
         if (shown++ == 5) break;
         list += "\n  [" + std::to_string(e->id) + "] " + elementLabel(*e);
       }
+      TargetSpec second = target;
+      second.nth = 2;
       if (strict) {
-        return Status(codes::kTargetAmbiguous,
-                      std::to_string(ties) + " elements match " + target.toString(),
-                      "use an id or a relation (near/inside/after/before):" + list);
+        return Status(codes::kTargetAmbiguous, std::to_string(ties) + " elements match " + target.toString(),
+                      "pick one: " + second.toString() + ", an id, or a relation (near/inside/after/before):" + list);
       }
       r.note = "chose [" + std::to_string(r.element->id) + "], first of " + std::to_string(ties) +
-               " equal matches";
+               " equal matches; " + second.toString() + " picks another";
     }
   }
   return r;

@@ -140,8 +140,9 @@ describe('actions', () => {
   it('a covered element is refused with what covers it; --force clicks it anyway', async () => {
     await ok('goto', { url: `${site.base}/consent-custom.html` });
     const r = await fails('click', { target: 'Checkout' });
-    assert.match(r, /covered by/);
-    assert.match(r, /dismiss_popups, or retry with --force/);
+    // What covers it, and what clears it (issue 12: the atomic command reports, it does not act).
+    assert.match(r, /^error click: \[\d+\] "Checkout" is covered by a cookie_banner/);
+    assert.match(r, /# hint\naccept_cookies clears it \(then try again\), or --force clicks through it/);
     const forced = await ok('click', { target: 'Checkout', force: true });
     assert.match(forced, /forced/);
     assert.match(await pageText(), /Checkout started\./);
@@ -248,7 +249,7 @@ describe('targets', () => {
       const amb = await strict.callTool({ name: 'click', arguments: { target: 'contains name' } });
       assert.equal(amb.isError, true);
       assert.equal(amb.structuredContent.code, 'TARGET_AMBIGUOUS');
-      assert.match(text(amb), /# hint\nuse an id or a relation[^\n]*\n  \[\d+\] input "First name"/);
+      assert.match(text(amb), /# hint\npick one: 2nd contains "name", an id, or a relation[^\n]*\n  \[\d+\] input "First name"/);
     } finally {
       await strict.close();
     }

@@ -325,6 +325,18 @@ describe('the intent layer over MCP', () => {
     assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'to_second_page'));
   });
 
+  it('a popup covering a step\'s target is cleared by the intent, which retries and reports both', async () => {
+    const def = ['intent: start_checkout', 'version: 1', 'steps:',
+      '  - action: click', '    target: { text: "Checkout" }'].join('\n');
+    await ok('define', { definition: def });
+    await go('consent-custom.html?fresh');
+    const r = await ok('start_checkout');
+    // The banner covered the button: accept_cookies cleared it, then the click went through.
+    assert.match(r, /# actions\n[^]*intent accept_cookies\n  click \[\d+\] "Accept all"[^]*\(a cookie_banner covered the target\)\nclick \[\d+\] "Checkout"/);
+    assert.match(await pageText(), /Checkout started\./);
+    await ok('undefine', { name: 'start_checkout' });
+  });
+
   it('a bad definition is DEFINITION_INVALID with line and column', async () => {
     const r = await call('define', { definition: 'intent: x\nversion: 1\nsteps:\n  - action: tap\n' });
     assert.equal(r.isError, true);

@@ -56,7 +56,7 @@ TEST_CASE("ties: default chooses and says so; strict fails with candidates") {
   auto r = resolveTarget(*t, p, {}, false);
   REQUIRE(r.ok());
   CHECK(r->element->id == 5);
-  CHECK(r->note == "chose [5], first of 2 equal matches");
+  CHECK(r->note == "chose [5], first of 2 equal matches; 2nd \"Save\" picks another");
   auto strict = resolveTarget(*t, p, {}, true);
   REQUIRE_FALSE(strict.ok());
   CHECK(strict.status().code() == "TARGET_AMBIGUOUS");
@@ -95,4 +95,101 @@ TEST_CASE("unquoted words with a relation word in them are text first") {
                        {"link", "generic", "Item 1", "#i1"}});
   CHECK(resolveId("Warn before leaving this page", p) == 1);
   CHECK(resolveId("Edit near Item 1", p) == 2);  // no element says that: the relation applies
+}
+
+TEST_CASE("every role word an observation prints, and ARIA role names, are targets") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"input", "generic", "Name", "#n", {}, "", {{"attributes", {{"type", "text"}}}}},
+                       {"input", "generic", "Birthday", "#d", {}, "", {{"attributes", {{"type", "date"}}}}},
+                       {"select", "generic", "Country", "#c"},
+                       {"textarea", "generic", "Bio", "#b"},
+                       {"option", "generic", "France", "#o"},
+                       {"input", "search", "Find", "#q", {}, "", {{"attributes", {{"type", "search"}}}}},
+                       {"row", "generic", "Ada Lovelace", "#r"},
+                       {"checkbox", "generic", "Agree", "#a", {}, "", {{"attributes", {{"role", "switch"}}}}}});
+  CHECK(resolveId("input", p) == 1);
+  CHECK(resolveId("input/date", p) == 2);
+  CHECK(resolveId("\"date\"", p) == 2);  // no element shows the text: the word names a kind
+  CHECK(resolveId("select", p) == 3);
+  CHECK(resolveId("combobox", p) == 3);
+  CHECK(resolveId("listbox", p) == 3);
+  CHECK(resolveId("textarea", p) == 4);
+  CHECK(resolveId("textbox", p) == 1);
+  CHECK(resolveId("option", p) == 5);
+  CHECK(resolveId("searchbox", p) == 6);
+  CHECK(resolveId("row", p) == 7);
+  CHECK(resolveId("switch", p) == 8);
+  CHECK(resolveId("checkbox", p) == 8);
+}
+
+TEST_CASE("ordinals pick the n-th match in page order, shown ones first") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"button", "generic", "Edit", "#e1"},
+                       {"button", "generic", "Edit", "#e2", {}, "", {{"state", {{"visible", false}, {"enabled", true}}}}},
+                       {"button", "generic", "Edit", "#e3"},
+                       {"button", "generic", "Edit", "#e4"},
+                       {"input", "generic", "A", "#a"},
+                       {"input", "generic", "B", "#b"}});
+  CHECK(resolveId("2nd \"Edit\"", p) == 3);  // the hidden one is not counted
+  CHECK(resolveId("last \"Edit\"", p) == 4);
+  CHECK(resolveId("first \"Edit\"", p) == 1);
+  CHECK(resolveId("2nd input", p) == 6);
+  auto none = resolveTarget(*parseTarget("5th \"Edit\""), p, {}, false);
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().message() == "there is no 5th: 3 elements match \"Edit\"");
+  CHECK(parseTarget("2nd \"Edit\"")->toString() == "2nd \"Edit\"");
+  CHECK(parseOrdinal("11th") == 11);
+  CHECK(parseOrdinal("11st") == 0);
+  CHECK(parseOrdinal("22nd") == 22);
+  // An ordinal word before plain words is text ("First page").
+  auto first_page = parseTarget("first page");
+  REQUIRE(first_page.ok());
+  CHECK(first_page->nth == 0);
+  CHECK(first_page->value == "first page");
+}
+
+TEST_CASE("fallbacks, alternatives and pattern references (intent definitions)") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"input", "email", "Email", "#e"}, {"button", "submit", "Go", "#g"}},
+                      {{{"name", "login_form"}, {"container", "form"}, {"email", 1}, {"submit", 2}}});
+  TargetSpec pat;
+  pat.kind = TargetSpec::Kind::kPattern;
+  pat.value = "login_form.submit";
+  CHECK(resolveTarget(pat, p, {}, false)->element->id == 2);
+  TargetSpec missing;
+  missing.kind = TargetSpec::Kind::kText;
+  missing.value = "Continue";
+  missing.fallback = std::make_shared<TargetSpec>(pat);
+  CHECK(resolveTarget(missing, p, {}, false)->element->id == 2);
+  TargetSpec any;
+  any.kind = TargetSpec::Kind::kText;
+  any.match = TextMatch::kContains;
+  any.value = "Proceed";
+  any.alternatives = {"Go"};
+  CHECK(resolveTarget(any, p, {}, false)->element->id == 2);
+}
+
+TEST_CASE("a text no listed element shows falls back to any text on the page") {
+  PageScan p = scanOf("http://x.test/", "T", {{"button", "generic", "Save", "#s"}});
+  ResolverHooks hooks;
+  std::string asked;
+  hooks.find_text = [&](const std::string& text, const std::string& match) -> Result<std::vector<FoundText>> {
+    asked = text + "/" + match;
+    FoundText f;
+    f.element.id = 9;
+    f.element.type = "row";
+    f.element.text = "Meeting notes — Ada";
+    f.via = "ancestor";
+    f.matched = "Meeting notes";
+    return std::vector<FoundText>{f};
+  };
+  auto r = resolveTarget(*parseTarget("\"Meeting notes\""), p, hooks, false);
+  REQUIRE(r.ok());
+  CHECK(asked == "Meeting notes/contains");
+  CHECK(r->element->id == 9);
+  CHECK(r->note == "text \"Meeting notes\" is inside it");
+  // Listed elements win: the hook is not asked.
+  asked.clear();
+  CHECK(resolveTarget(*parseTarget("Save"), p, hooks, false)->element->id == 1);
+  CHECK(asked.empty());
 }

@@ -1,0 +1,134 @@
+// dismiss_popups (intent-engine.md §4.4): waits briefly for a popup (many open a moment after
+// load), then closes popups the way a person does (the close button, "No thanks", Escape),
+// verifying each is gone, until none remains: at most 5 rounds, so stacked popups and popups
+// that open when the first one closes are covered.
+#include "engine/builtins/common.h"
+
+#include "engine/observation.h"
+
+namespace lscope {
+namespace {
+
+using namespace builtin;
+
+// Popup patterns and the --type each answers to.
+const std::vector<std::pair<const char*, const char*>>& kinds() {
+  static const std::vector<std::pair<const char*, const char*>> k = {
+      {"modal_dialog", "modal"}, {"promo_popup", "modal"}, {"overlay", "overlay"},
+      {"notification_toast", "toast"}, {"cookie_banner", "banner"}};
+  return k;
+}
+
+const Pattern* topPopup(const PageScan& p, const std::string& type, std::string& kind) {
+  for (const auto& [name, k] : kinds()) {
+    if (!type.empty() && type != k) continue;
+    if (const Pattern* pat = p.pattern(name)) {
+      kind = name;
+      return pat;
+    }
+  }
+  return nullptr;
+}
+
+// How a person closes it: a close control first; an offer is declined, never taken.
+const Element* closeControl(const PageScan& p, const Pattern& popup, const std::string& kind) {
+  std::vector<const char*> order = {"close", "dismiss", "decline", "reject"};
+  if (kind != "promo_popup") order.push_back("accept");
+  for (const char* f : order) {
+    auto it = popup.fields.find(f);
+    if (it == popup.fields.end()) continue;
+    if (const Element* e = p.byId(it->second)) return e;
+  }
+  return nullptr;
+}
+
+Status run(IntentRun& run) {
+  std::string type = run.vars.value("type", "");
+  bool all = run.vars.value("all", true);
+  long long wait_ms = durationArg(run.vars.value("wait", json("3s")), 3000);
+  Page& page = run.page;
+  std::string kind;
+  auto anyPopup = [&](const PageScan& p) {
+    std::string k;
+    return topPopup(p, type, k) != nullptr;
+  };
+  waitForPattern(run, anyPopup, wait_ms, "popup");
+  int dismissed = 0;
+  int misses = 0;  // tries in a row that left the same popup up (animations swallow clicks)
+  for (int round = 1; round <= 5; ++round) {  // §4.4: until none remain, at most 5 rounds
+    const Pattern* popup = topPopup(run.scan, type, kind);
+    if (!popup) break;
+    std::string title = popup->texts.count("title") ? popup->texts.at("title")
+                        : popup->texts.count("text") ? popup->texts.at("text") : "";
+    const Element* close = closeControl(run.scan, *popup, kind);
+    std::string how;
+    int close_id = close ? close->id : 0;
+    if (close) {
+      auto c = run.act(*close, [&](const Element& e) { return page.click(e); }, 3000);
+      if (!c && misses > 0 && (c.status().code() == codes::kElementNotVisible || isElementGone(c.status()))) {
+        // Clicked a moment ago and now fading or gone: the popup is on its way out.
+        LSCOPE_RETURN_IF_ERROR(run.waitForChange(500));
+        continue;
+      }
+      if (!c) return c.status();
+      how = "clicked " + quote(c->element.text.empty() ? c->element.attributes.value("aria-label", "close") : c->element.text);
+      run.log("click " + logLabel(c->element) + c->detail);
+    } else {
+      LSCOPE_RETURN_IF_ERROR(run.press("Escape"));
+      how = "pressed Escape";
+    }
+    page.settle();
+    // Gone when its pattern is gone, or its close control is (an exit animation keeps a
+    // closing popup on screen for a moment: waited for, event-driven).
+    auto stillUp = [&](const PageScan& p) {
+      const Pattern* again = p.pattern(kind);
+      if (!again) return false;
+      const Element* again_close = close_id ? p.byId(close_id) : nullptr;
+      return !close_id || (again->fields.count("close") && again->fields.at("close") == close_id) ||
+             (again_close && again_close->visible);
+    };
+    Status gone = run.waitFor([&]() -> Result<bool> { return !stillUp(run.scan); }, 1500);
+    if (!gone && gone.code() != codes::kTimeout) return gone;
+    if (!gone) {
+      if (++misses >= 2) break;
+      continue;  // the same popup again next round
+    }
+    misses = 0;
+    ++dismissed;
+    run.add("dismissed", "[" + std::to_string(dismissed) + "] " + kind + (title.empty() ? "" : " " + quote(title)) + " → " + how);
+    if (!all) break;
+    // Closing one may open the next (or reveal one beneath): look again briefly.
+    if (!anyPopup(run.scan)) run.waitFor([&]() -> Result<bool> { return anyPopup(run.scan); }, 800);
+  }
+  std::string left_kind;
+  const Pattern* left = topPopup(run.scan, type, left_kind);
+  if (dismissed == 0 && !left) {
+    run.result.push_back("No popups detected.");
+    run.no_changes = true;
+    return Status::ok();
+  }
+  if (left && all) {
+    run.partial = dismissed > 0;
+    run.message = "a " + left_kind + " could not be dismissed";
+    return Status(codes::kVerificationFailed, run.message, "observe the popup and click its close control");
+  }
+  if (dismissed > 0) run.result.push_back("verified: no popup left");
+  return Status::ok();
+}
+
+bool ready(const PageScan& page) {
+  return page.pattern("modal_dialog") || page.pattern("overlay") || page.pattern("notification_toast") ||
+         page.pattern("promo_popup");
+}
+
+}  // namespace
+
+BuiltinIntent dismissPopupsIntent() {
+  return {define("dismiss_popups", "Close modals, overlays, toasts and banners until none remain.",
+                 {param("all", "boolean", false, true, "not just the top one"),
+                  param("type", "string", false, nullptr, "", false, {"modal", "overlay", "toast", "banner"}),
+                  param("wait", "string", false, "3s", "for a popup that opens late")}),
+          run, ready};
+}
+
+}  // namespace lscope

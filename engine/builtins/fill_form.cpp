@@ -1,0 +1,205 @@
+// fill_form (intent-engine.md §4.5): matches each key to a field by pattern field, name, id,
+// label (including names the scanner reads from nearby text), placeholder and aliases; fills
+// text fields, selects (native and custom), checkboxes and radio groups in page order; lists what
+// it could not match.
+#include "engine/builtins/common.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "engine/expression.h"
+#include "engine/observation.h"
+
+namespace lscope {
+namespace {
+
+using namespace builtin;
+
+// Lower-case letters and digits only: "Verify password" -> "verifypassword".
+std::string squash(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+
+std::string valueText(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+struct Assignment {
+  std::string key;
+  json value;
+  int id;  // the field, or for radios the option to check
+};
+
+int matchScore(const Element& e, const std::string& key, const Pattern* pat) {
+  std::string k = squash(key);
+  if (k.empty()) return 0;
+  int score = 0;
+  if (pat && pat->fields.count(key) && pat->fields.at(key) == e.id) score = 100;
+  std::string name = squash(e.attributes.value("name", ""));
+  std::string id = squash(e.attributes.value("id", ""));
+  std::string text = squash(e.text);
+  std::string ph = squash(e.attributes.value("placeholder", ""));
+  std::string aria = squash(e.attributes.value("aria-label", ""));
+  if (name == k || id == k) score = std::max(score, 90);
+  if (e.type == "radio" && name == k) score = std::max(score, 85);  // a radio group by its name
+  if (text == k || aria == k) score = std::max(score, 80);
+  if (ph == k) score = std::max(score, 75);
+  for (const auto& a : e.aliases) {
+    if (squash(a) == k) score = std::max(score, 72);
+  }
+  if (e.role == k) score = std::max(score, 70);
+  if (text.find(k) != std::string::npos || (!text.empty() && text.size() >= 3 && k.find(text) != std::string::npos)) {
+    score = std::max(score, 50);
+  }
+  if (name.find(k) != std::string::npos || ph.find(k) != std::string::npos || aria.find(k) != std::string::npos) {
+    score = std::max(score, 40);
+  }
+  return score;
+}
+
+Status fill(IntentRun& run, const json& data, const std::string& pattern, bool partial) {
+  Page& page = run.page;
+  // The fields that may take values, optionally those of one pattern's container.
+  std::set<int> scope;
+  const Pattern* pat = nullptr;
+  if (!pattern.empty()) {
+    pat = run.scan.pattern(pattern.substr(0, pattern.find('.')));
+    if (!pat) return Status(codes::kTargetNotFound, "no " + pattern + " on this page", "observe lists the patterns");
+    auto ids = page.hooks(run.scan).select(":is(" + pat->container + ") *", false);
+    if (ids) scope.insert(ids->begin(), ids->end());
+    for (const auto& [n, id] : pat->fields) scope.insert(id);
+  }
+
+  // 1. Match every key to a field (§4.5 step 2). Visible fields first: a person fills what they see.
+  std::vector<Assignment> plan;
+  std::vector<std::string> skipped;
+  std::set<int> used;
+  for (auto it = data.begin(); it != data.end(); ++it) {
+    const std::string key = it.key();
+    const Element* best = nullptr;
+    int best_score = 0;
+    for (const auto& e : run.scan.elements) {
+      if (!isField(e) || used.count(e.id) || (!scope.empty() && !scope.count(e.id))) continue;
+      int score = matchScore(e, key, pat);
+      if (score > 0 && e.visible) score += 5;
+      if (score > best_score) {
+        best = &e;
+        best_score = score;
+      }
+    }
+    if (!best) {
+      skipped.push_back(quote(key) + ": no matching field found");
+      continue;
+    }
+    int target = best->id;
+    if (best->type == "radio") {
+      // The option of the group whose label or value is the value.
+      std::string want = squash(valueText(*it));
+      std::string group = best->attributes.value("name", "");
+      int option = 0;
+      for (const auto& e : run.scan.elements) {
+        if (e.type != "radio" || e.attributes.value("name", "") != group) continue;
+        used.insert(e.id);
+        if (squash(e.text) == want || squash(e.attributes.value("value", "")) == want) option = e.id;
+      }
+      if (!option) {
+        skipped.push_back(quote(key) + ": no option " + quote(valueText(*it)));
+        continue;
+      }
+      target = option;
+    }
+    used.insert(target);
+    plan.push_back({key, *it, target});
+  }
+
+  // 2. Fill in page order, as a person would (later fields may depend on earlier ones).
+  auto order = [&](int id) {
+    for (size_t i = 0; i < run.scan.elements.size(); ++i) {
+      if (run.scan.elements[i].id == id) return i;
+    }
+    return run.scan.elements.size();
+  };
+  std::stable_sort(plan.begin(), plan.end(), [&](const Assignment& a, const Assignment& b) { return order(a.id) < order(b.id); });
+  int filled = 0;
+  for (const auto& a : plan) {
+    const Element* found = run.scan.byId(a.id);
+    if (!found) {
+      skipped.push_back(quote(a.key) + ": the field went away while filling");
+      continue;
+    }
+    const Element el = *found;  // a copy: every action rescans
+    std::string shown;
+    Result<Acted> done = Status(codes::kInternal, "not filled");
+    if (el.type == "radio") {
+      done = run.act(el, [&](const Element& e) { return page.setChecked(e, true); });
+      shown = "checked";
+    } else if (el.type == "checkbox") {
+      const json& v = a.value;
+      bool want = v.is_boolean() ? v.get<bool>() : truthy(v) && v != "false" && v != "no" && v != "off";
+      done = run.act(el, [&](const Element& e) { return page.setChecked(e, want); });
+      shown = want ? "checked" : "unchecked";
+    } else if (el.type == "select") {
+      json option = a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump());
+      std::string chosen;
+      done = run.act(el, [&](const Element& e) -> Result<std::string> {
+        auto r = page.select(e, option);
+        if (!r) return r.status();
+        chosen = *r;
+        return std::string();
+      });
+      shown = quote(chosen);
+    } else {
+      std::string text = valueText(a.value);
+      bool secret = el.isSensitive() || isSensitiveName(a.key);
+      if (secret) page.rememberSecret(text);
+      done = run.act(el, [&](const Element& e) { return page.type(e, text, true); });
+      shown = quote(secret ? std::string(kMask) : text);
+    }
+    if (!done) {
+      skipped.push_back(quote(a.key) + ": " + done.status().message());
+      continue;
+    }
+    ++filled;
+    run.add("filled", "[" + std::to_string(el.id) + "] " + elementLabel(el) + " ← " + shown);
+    run.reported.insert(el.id);
+  }
+  for (const auto& s : skipped) run.add("skipped", s);
+  run.summary = std::to_string(filled) + " field" + (filled == 1 ? "" : "s");
+  if (!skipped.empty() && !partial) {
+    run.partial = filled > 0;
+    run.message = std::to_string(filled) + " of " + std::to_string(filled + skipped.size()) + " fields filled";
+    return Status(codes::kTargetNotFound, run.message, "check the field names with observe, or pass --partial");
+  }
+  return Status::ok();
+}
+
+Status run(IntentRun& run) {
+  json data = run.vars.value("data", json::object());
+  if (!data.is_object() || data.empty()) {
+    return Status(codes::kParameterInvalid, "data must be an object of field -> value",
+                  "fill_form {\"email\": \"a@b.c\", \"country\": \"France\"}");
+  }
+  long long appear_ms = durationArg(run.vars.value("appear", json("3s")), 3000);
+  waitForPattern(run, [](const PageScan& p) { return firstWhere(p, isField) != nullptr; }, appear_ms, "form");
+  return fill(run, data, run.vars.value("pattern", ""), run.vars.value("partial", false));
+}
+
+bool ready(const PageScan& page) {
+  int fields = 0;
+  for (const auto& e : page.elements) fields += (e.type == "input" || e.type == "select" || e.type == "textarea") ? 1 : 0;
+  return fields >= 2;
+}
+
+}  // namespace
+
+BuiltinIntent fillFormIntent() {
+  return {define("fill_form", "Fill a form's fields from {field: value} (text, selects, checkboxes, radios).",
+                 {param("data", "object", true, nullptr, "{field: value}"),
+                  param("pattern", "string", false, nullptr, ""),
+                  param("partial", "boolean", false, false, "some fields may be missing"), appearParam()}),
+          run, ready};
+}
+
+}  // namespace lscope

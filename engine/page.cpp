@@ -1,0 +1,780 @@
+// Page: scans, target resolution with auto-wait, the one implementation of every action, and
+// change reports. Actions use native ("trusted") input at the scanner's coordinates; when the
+// scanner cannot give a point (--force past a cover) they fall back to events the scanner
+// dispatches itself, and say so ("synthetic events").
+#include "engine/page.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <spdlog/spdlog.h>
+
+#include "engine/observation.h"
+#include "engine/waits.h"
+
+namespace lscope {
+
+namespace {
+
+bool isBackendDead(const Status& s) {
+  return s.code() == codes::kConnectionError ||
+         (s.code() == codes::kBrowserError && s.message().find("crashed") != std::string::npos);
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string withoutFragment(const std::string& url) { return url.substr(0, url.find('#')); }
+
+// Popups that can sit in front of the page, in the order a person deals with them.
+const char* const kCoveringPatterns[] = {"cookie_banner", "modal_dialog", "promo_popup", "overlay"};
+
+// Actionability failures that time may cure (the element is appearing, animating, enabling, or
+// something in front of it is going away).
+bool mayPass(const Status& s) {
+  const std::string& c = s.code();
+  if (c == codes::kElementNotInteractable) {
+    // A read-only field or one that cannot take focus stays so.
+    return s.message().find("read-only") == std::string::npos &&
+           s.message().find("cannot take keyboard focus") == std::string::npos;
+  }
+  return c == codes::kElementNotVisible || c == codes::kElementDisabled || isElementGone(s);
+}
+
+}  // namespace
+
+std::string describe(const Element& e) {
+  std::string s = "[" + std::to_string(e.id) + "]";
+  if (!e.text.empty()) s += " " + quote(e.text.size() > 60 ? e.text.substr(0, 60) + "…" : e.text);
+  return s;
+}
+
+std::string documentOf(const PageScan& p) { return p.document.empty() ? withoutFragment(p.url) : p.document; }
+
+std::string resolveUrl(const std::string& base, const std::string& url) {
+  auto scheme = base.find("://");
+  if (url.empty() || scheme == std::string::npos) return url;
+  if (url[0] == '/' && url.rfind("//", 0) != 0) {
+    auto path = base.find('/', scheme + 3);
+    return (path == std::string::npos ? base : base.substr(0, path)) + url;
+  }
+  if (url[0] == '?') return base.substr(0, base.find_first_of("?#")) + url;
+  if (url[0] == '#') return base.substr(0, base.find('#')) + url;
+  return url;
+}
+
+std::string normalizeUrl(const std::string& url) {
+  if (url.find("://") != std::string::npos || url.rfind("about:", 0) == 0 ||
+      url.rfind("data:", 0) == 0 || url.rfind("file:", 0) == 0 || url.rfind("javascript:", 0) == 0) {
+    return url;
+  }
+  std::string host = url.substr(0, url.find_first_of("/?#"));
+  bool local = host.rfind("localhost", 0) == 0 || host.rfind("127.", 0) == 0 ||
+               host.rfind("[::1]", 0) == 0 || host.find(':') != std::string::npos;
+  return (local ? "http://" : "https://") + url;
+}
+
+void BrowserState::forgetPage() {
+  last.reset();
+  last_document.clear();
+}
+
+Page::Page(BrowserState& state, const PageEnv& env, Deadline dl, const CallContext& c)
+    : deadline(dl),
+      call(c),
+      state_(state),
+      env_(env),
+      scanner_([this](const json& command, const std::string& frame) -> Result<json> {
+        if (call.cancelled()) return Status(codes::kCancelled, "cancelled");
+        auto b = backend();
+        if (!b) return b.status();
+        auto reply = (*b)->scanner(command, frame, deadline);
+        if (!reply) dropBackendIfDead(reply.status());
+        return reply;
+      }) {}
+
+// --- browser and scans -----------------------------------------------------------------------
+
+Result<Backend*> Page::backend() {
+  if (!state_.backend) {
+    call.report(0, 0, "starting the browser");
+    auto created = env_.factory->create(deadline);
+    if (!created) return created.status();
+    call.note("info", "browser ready: " + (*created)->describe());
+    state_.backend = std::move(created.value());
+    state_.forgetPage();
+    state_.ids.reset();
+    state_.tab_order.clear();
+    if (auto tabs = state_.backend->tabs(deadline)) {
+      for (const auto& t : *tabs) {
+        if (t.active) tabNumber(t.id);  // the first tab is [1]
+      }
+    }
+  }
+  return state_.backend.get();
+}
+
+void Page::dropBackendIfDead(const Status& status) {
+  if (state_.backend && isBackendDead(status)) {
+    spdlog::warn("browser session lost ({}); the next command starts a new one", status.message());
+    call.note("warning", "browser session lost (" + status.message() + "); the next command starts a new one");
+    state_.backend.reset();
+    state_.forgetPage();
+    state_.ids.reset();
+  }
+}
+
+Result<PageScan> Page::scan(const ScanRequest& request, bool remember) {
+  ScanRequest r = request;
+  // Every element stays targetable however long the page is; selectors only for the first few
+  // hundred (observe --full prints at most that many).
+  if (r.detail_max == 0) r.detail_max = 300;
+  if (r.pattern_rules.is_null()) r.pattern_rules = env_.pattern_rules;
+  auto data = scanner_.scan(r);
+  if (!data) return data.status();
+  auto page = parseScan(*data);
+  if (!page) return page.status();
+  scanFrames(*page, r);
+  std::string doc = documentOf(*page);
+  if (doc != state_.last_document) {
+    state_.ids.reset();
+    state_.ids.assign(*page, nullptr);
+  } else {
+    state_.ids.assign(*page, state_.last ? &*state_.last : nullptr);
+  }
+  if (remember) {
+    state_.last_document = doc;
+    state_.last = *page;
+    last_fresh_ = true;
+  }
+  return page;
+}
+
+void Page::scanFrames(PageScan& page, const ScanRequest& request) {
+  constexpr size_t kMaxFrames = 5;       // ad-heavy pages embed dozens; the first few matter
+  constexpr double kMinFrameSide = 20;   // tracking pixels are not worth a scan
+  auto frames = state_.backend->frames(deadline);
+  if (!frames || frames->empty()) return;
+  size_t scanned = 0;
+  for (const auto& f : *frames) {
+    if (scanned == kMaxFrames) break;
+    if (f.box.width < kMinFrameSide || f.box.height < kMinFrameSide) continue;
+    ScanRequest sub_request = request;
+    sub_request.near.clear();
+    sub_request.within.clear();
+    auto data = scanner_.scan(sub_request, f.id);
+    if (!data) {
+      spdlog::debug("frame {} not scanned: {}", shortUrl(f.url), data.status().message());
+      continue;
+    }
+    auto sub = parseScan(*data, f.id);
+    if (!sub) continue;
+    ++scanned;
+    page.frame_offsets[f.id] = Point{f.box.x, f.box.y};
+    std::string label = "iframe " + shortUrl(f.url);
+    for (auto& e : sub->elements) {
+      e.rect.x += f.box.x;
+      e.rect.y += f.box.y;
+      e.frame_label = e.frame_label.empty() ? label : label + " >>> " + e.frame_label;
+      page.elements.push_back(std::move(e));
+    }
+    for (auto& p : sub->patterns) page.patterns.push_back(std::move(p));
+    for (auto& m : sub->messages) page.messages.push_back(std::move(m));
+    page.interactive += sub->interactive;
+    page.available += sub->available;
+    // The top document listed this frame as "cross-origin, not scanned": it is scanned now.
+    page.frames.erase(std::remove_if(page.frames.begin(), page.frames.end(),
+                                     [&](const FrameNote& n) {
+                                       return n.cross_origin && shortUrl(n.src) == shortUrl(f.url);
+                                     }),
+                      page.frames.end());
+  }
+}
+
+Status Page::settle() {
+  auto b = backend();
+  if (!b) return b.status();
+  Deadline cap = deadline.capped(env_.settle_max);
+  (*b)->waitForLoad(cap);
+  (*b)->waitForNetworkIdle(env_.settle_quiet, cap);  // a busy page is not an error here
+  Status loaded = (*b)->waitForLoad(cap);
+  settleAnimations();
+  return loaded;
+}
+
+void Page::settleAnimations() {
+  // Content animating in (a popup fading from opacity 0) is not visible until it ends: wait for
+  // finite animations, briefly and event-driven in the page. Failure only means no wait.
+  scanner_.waitAnimations(std::min<long long>(1000, deadline.remaining().count()));
+}
+
+void Page::waitForChange(Deadline until, Millis slice) {
+  // Event-driven: the scanner resolves on the next DOM mutation (or when time is up); a
+  // navigation ends the wait too.
+  last_fresh_ = false;
+  long long ms = std::min<long long>(until.remaining().count(), slice.count());
+  if (ms <= 0) return;
+  auto r = scanner_.waitChange(ms);
+  if (!r && state_.backend) state_.backend->waitForLoad(until.capped(Millis(3000)));
+}
+
+void Page::reportEvents(Response& r) {
+  if (!state_.backend) return;
+  for (const auto& ev : state_.backend->drainEvents()) {
+    if (ev.kind == "dialog") {
+      r.add("events", "dialog " + ev.detail + " " + quote(ev.message) + " (accepted)");
+    } else if (ev.kind == "tab_opened") {
+      int n = tabNumber(ev.detail);
+      std::string url = ev.message;
+      if (auto tabs = state_.backend->tabs(deadline)) {  // the opener's event may predate its URL
+        for (const auto& t : *tabs) {
+          if (t.id == ev.detail && !t.url.empty()) url = t.url;
+        }
+      }
+      r.add("events", "new tab [" + std::to_string(n) + "] " + shortUrl(url) + " (tabs switch " +
+                          std::to_string(n) + ")");
+    } else if (ev.kind == "download") {
+      r.add("events", "download " + ev.detail + " " + ev.message);
+    } else {
+      r.add("events", ev.kind + " " + ev.message);
+    }
+  }
+}
+
+int Page::tabNumber(const std::string& tab_id) {
+  auto& order = state_.tab_order;
+  auto it = std::find(order.begin(), order.end(), tab_id);
+  if (it != order.end()) return static_cast<int>(it - order.begin()) + 1;
+  order.push_back(tab_id);
+  return static_cast<int>(order.size());
+}
+
+void Page::rememberSecret(const std::string& value) {
+  auto& s = state_.secrets;
+  if (!value.empty() && std::find(s.begin(), s.end(), value) == s.end()) s.push_back(value);
+}
+
+bool Page::isSecret(const std::string& value) const {
+  return std::find(state_.secrets.begin(), state_.secrets.end(), value) != state_.secrets.end();
+}
+
+// --- targets ---------------------------------------------------------------------------------
+
+std::vector<const Element*> Page::adopt(PageScan& page, const std::vector<json>& elements) {
+  std::vector<const Element*> out;
+  std::vector<int> ids;
+  for (const auto& j : elements) {
+    Element e;
+    if (!parseElement(j, "", e)) continue;
+    e.id = state_.ids.idFor(e);
+    ids.push_back(e.id);
+    if (!page.byId(e.id)) page.elements.push_back(e);
+    // Found once, targetable from now on: the remembered scan learns it too.
+    if (state_.last && &*state_.last != &page && !state_.last->byId(e.id)) state_.last->elements.push_back(e);
+  }
+  for (int id : ids) {
+    if (const Element* e = page.byId(id)) out.push_back(e);
+  }
+  return out;
+}
+
+ResolverHooks Page::hooks(const PageScan& page) {
+  ResolverHooks h;
+  h.select = [this, &page](const std::string& selector, bool xpath) -> Result<std::vector<int>> {
+    auto r = scanner_.query(selector, xpath);
+    if (!r) return r.status();
+    // The scanner answers with its ids of the current map; translate to agent ids.
+    std::vector<int> out;
+    for (int sid : r->ids) {
+      for (const auto& e : page.elements) {
+        if (e.scanner_id == sid && e.frame.empty()) out.push_back(e.id);
+      }
+    }
+    // Matches the scan did not list (a heading, a container): registered by the scanner, adopted
+    // into the remembered scan so they resolve by id.
+    for (const auto& j : r->added) {
+      Element e;
+      if (!parseElement(j, "", e)) continue;
+      e.id = state_.ids.idFor(e);
+      out.push_back(e.id);
+      if (state_.last && !state_.last->byId(e.id)) state_.last->elements.push_back(e);
+    }
+    return out;
+  };
+  h.near = [this](const std::string& text) -> Result<std::vector<int>> {
+    ScanRequest near;
+    near.near = text;
+    auto n = scan(near, /*remember=*/false);
+    if (!n) return n.status();
+    std::vector<int> out;
+    for (const auto& e : n->elements) out.push_back(e.id);
+    // The scanner's map now holds the near-scan; scan again so ids match the page.
+    auto again = scan();
+    if (!again) return again.status();
+    return out;
+  };
+  h.find_text = [this](const std::string& text, const std::string& match) -> Result<std::vector<FoundText>> {
+    auto r = scanner_.findText(text, match, 10);
+    if (!r) {
+      // An older scanner without find_text: no fallback, the target is simply not found.
+      if (r.status().code() == codes::kUnknownCommand) return std::vector<FoundText>{};
+      return r.status();
+    }
+    std::vector<FoundText> out;
+    for (const auto& m : *r) {
+      FoundText f;
+      if (!parseElement(m.element, "", f.element)) continue;
+      f.element.id = state_.ids.idFor(f.element);
+      f.via = m.via;
+      f.matched = m.matched;
+      if (state_.last && !state_.last->byId(f.element.id)) state_.last->elements.push_back(f.element);
+      out.push_back(std::move(f));
+    }
+    return out;
+  };
+  return h;
+}
+
+Result<Resolution> Page::resolve(const TargetSpec& target, const PageScan& page) {
+  // Element pointers of the resolution point into `page` (or into its own extra elements).
+  return resolveTarget(target, page, hooks(page), env_.strict);
+}
+
+const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
+  for (const char* kind : kCoveringPatterns) {
+    for (const auto& p : page.patterns) {
+      if (p.name != kind) continue;
+      if (!el) return &p;
+      bool member = false;
+      for (const auto& [f, id] : p.fields) member = member || id == el->id;
+      if (member) continue;
+      if (!p.container.empty() && p.frame == el->frame) {
+        auto inside = scanner_.query(":is(" + p.container + ") *", false, p.frame);
+        if (inside && std::find(inside->ids.begin(), inside->ids.end(), el->scanner_id) != inside->ids.end()) continue;
+      }
+      return &p;
+    }
+  }
+  return nullptr;
+}
+
+// --- actions ---------------------------------------------------------------------------------
+
+Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force) {
+  auto point = scanner_.point(el.scanner_id, el.frame, check, force);
+  if (!point && point.status().code() == codes::kElementNotVisible && !force) {
+    // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
+    // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
+    WaitTarget t;
+    t.id = el.scanner_id;
+    auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
+    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force);
+  }
+  if (!point) return point.status();
+  Point p = *point;
+  if (!el.frame.empty() && state_.last) {
+    auto off = state_.last->frame_offsets.find(el.frame);
+    if (off != state_.last->frame_offsets.end()) {
+      p.x += off->second.x;
+      p.y += off->second.y;
+    }
+  }
+  return p;
+}
+
+Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
+  last_fresh_ = false;
+  auto b = backend();
+  if (!b) return b.status();
+  form_action = form_action || el.role == "submit" || el.attributes.value("type", "") == "submit";
+  if (o.force) {
+    // The element itself gets the click even when something covers it, which native input at
+    // its position cannot do (it would hit the cover).
+    LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, true));
+    return std::string(" (forced: synthetic events)");
+  }
+  auto point = pointOf(el, "click");
+  if (!point && point.status().code() == codes::kUnknownCommand) {
+    LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, false));
+    return std::string(" (synthetic events)");
+  }
+  if (!point) return point.status();
+  LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, o.button, o.count, 0, deadline));
+  return std::string();
+}
+
+Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
+  last_fresh_ = false;
+  if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
+      el.type == "option") {
+    return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
+                  "type into an input: observe to find it");
+  }
+  auto b = backend();
+  if (!b) return b.status();
+  if (el.isSensitive()) rememberSecret(text);
+  auto point = pointOf(el, "type");
+  if (point) {
+    // Focus with a real click, clear through the scanner (native setter: React sees it), then
+    // type with real key events.
+    // A popup in front of the field would take the focusing click (and the keys): the type
+    // check does not hit-test (a floating label may cover a field), so ask once more when a
+    // popup is up.
+    if (state_.last && coveringPopup(*state_.last, &el)) {
+      auto hit = scanner_.point(el.scanner_id, el.frame, "click", false);
+      if (!hit && hit.status().code() == codes::kElementNotInteractable) return hit.status();
+    }
+    LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+    if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
+    LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+    state_.typed = {state_.last_document, el.key, el.form};
+    return std::string();
+  }
+  if (point.status().code() == codes::kUnknownCommand) {
+    LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, clear));
+    state_.typed = {state_.last_document, el.key, el.form};
+    return std::string(" (synthetic events)");
+  }
+  return point.status();
+}
+
+Result<std::string> Page::select(const Element& el, const json& option) {
+  bool native = el.tag == "select";
+  if (!native || !el.visible) {
+    // A widget in place of <select> (select2, tom-select, choices, an ARIA listbox), or a native
+    // select a widget hides: a person opens it and picks the option.
+    std::string text = option.is_string() ? option.get<std::string>() : option.dump();
+    auto picked = selectCustom(el, text);
+    if (picked || !native) return picked;
+  }
+  Result<std::string> sel = Status(codes::kInternal, "no option given");
+  if (option.is_number_integer()) {
+    sel = scanner_.selectIndex(el.scanner_id, el.frame, option.get<int>());
+  } else {
+    std::string text = option.is_string() ? option.get<std::string>() : option.dump();
+    sel = scanner_.selectText(el.scanner_id, el.frame, text);
+    if (!sel && sel.status().code() == codes::kElementNotFound) {
+      auto by_value = scanner_.selectValue(el.scanner_id, el.frame, text);  // not a text: maybe a value
+      if (by_value) sel = by_value;
+    }
+  }
+  return sel;
+}
+
+Result<std::string> Page::selectCustom(const Element& el, const std::string& text) {
+  auto b = backend();
+  if (!b) return b.status();
+  TargetSpec want;
+  want.kind = TargetSpec::Kind::kText;
+  want.value = text;
+  auto isOption = [](const Element& e) {
+    return e.visible && (e.type == "option" || e.type == "menuitem" || e.type == "item" || e.type == "radio" ||
+                         e.attributes.value("role", "") == "option");
+  };
+  // The option, once the widget shows its list: exact text first (the resolver ranks it so).
+  auto findOption = [&](const PageScan& page) -> const Element* {
+    auto cands = findCandidates(want, page, hooks(page));
+    if (!cands) return nullptr;
+    for (const Element* e : *cands) {
+      if (isOption(*e) && e->id != el.id) return e;
+    }
+    return nullptr;
+  };
+  auto before = scan();
+  if (!before) return before.status();
+  std::set<int> known;
+  for (const auto& e : before->elements) known.insert(e.id);
+  const Element* option = findOption(*before);
+  if (!option) {
+    // Open it as a person does: a click on the widget.
+    const Element* now = before->byId(el.id);
+    if (!now) return Status(codes::kElementStale, describe(el) + " went away", "observe the page");
+    auto opened = click(*now);
+    if (!opened) return opened.status();
+    Deadline until = deadline.capped(Millis(3000));
+    std::optional<PageScan> page;
+    bool typed = false;
+    Status waited = waitUntil(*this, [&]() -> Result<bool> {
+      auto p = scan();
+      if (!p) return p.status();
+      page = std::move(p.value());
+      if (findOption(*page)) return true;
+      // Long lists filter as you type: a search field the widget focused takes the text.
+      if (!typed) {
+        for (const auto& e : page->elements) {
+          if (e.focused && (e.type == "input" || e.role == "search") && e.id != el.id && !known.count(e.id)) {
+            typed = true;
+            LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+            break;
+          }
+        }
+      }
+      return false;
+    }, until, WakeOn::kPageChange, Millis(300));
+    if (!waited) {
+      std::string shown;
+      int n = 0;
+      if (page) {
+        for (const auto& e : page->elements) {
+          if (isOption(e) && n++ < 6) shown += (shown.empty() ? "" : ", ") + quote(e.text);
+        }
+      }
+      return Status(codes::kTargetNotFound, "no option " + quote(text) + " in " + describe(el),
+                    shown.empty() ? "observe after clicking it to see how it opens" : "options: " + shown);
+    }
+    before = std::move(*page);
+    option = findOption(*before);
+  }
+  Element chosen = *option;
+  auto c = click(chosen);
+  if (!c) return c.status();
+  // Verify: the widget now shows the choice (or its native select holds it).
+  Deadline until = deadline.capped(Millis(2000));
+  std::string shown;
+  Status ok = waitUntil(*this, [&]() -> Result<bool> {
+    auto p = scan();
+    if (!p) return p.status();
+    const Element* now = p->byId(el.id);
+    if (!now) return true;  // re-rendered: trust the click
+    shown = now->value ? *now->value : now->text;
+    std::string a = normalizeText(shown + " " + now->text), want_text = normalizeText(chosen.text);
+    return !want_text.empty() && a.find(want_text) != std::string::npos;
+  }, until, WakeOn::kPageChange, Millis(300));
+  if (!ok && ok.code() == codes::kTimeout) {
+    return Status(codes::kVerificationFailed,
+                  "clicked " + quote(chosen.text) + " but " + describe(el) + " shows " + quote(shown),
+                  "observe the widget");
+  }
+  if (!ok) return ok;
+  return chosen.text;
+}
+
+Result<std::string> Page::setChecked(const Element& el, bool want) {
+  last_fresh_ = false;
+  if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+  if (!want && el.type == "radio") {
+    return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
+                  "check another option of the group instead");
+  }
+  auto b = backend();
+  if (!b) return b.status();
+  auto point = pointOf(el, "click");
+  if (point) {
+    LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+    auto v = scanner_.getValue(el.scanner_id, el.frame);
+    if (v && v->is_boolean() && v->get<bool>() == want) return std::string();
+  } else if (point.status().code() != codes::kUnknownCommand && mayPass(point.status())) {
+    return point.status();  // not actionable yet: auto-wait decides
+  }
+  LSCOPE_RETURN_IF_ERROR(scanner_.setChecked(el.scanner_id, el.frame, want));
+  return std::string(" (synthetic events)");
+}
+
+Result<std::string> Page::hover(const Element& el) {
+  last_fresh_ = false;
+  auto b = backend();
+  if (!b) return b.status();
+  auto point = pointOf(el, "hover");
+  if (!point) return point.status();
+  LSCOPE_RETURN_IF_ERROR((*b)->mouseMove(*point, deadline));
+  return std::string();
+}
+
+Result<std::string> Page::focus(const Element& el) {
+  last_fresh_ = false;
+  LSCOPE_RETURN_IF_ERROR(scanner_.focus(el.scanner_id, el.frame));
+  return std::string();
+}
+
+Result<std::string> Page::clear(const Element& el) {
+  last_fresh_ = false;
+  LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
+  return std::string();
+}
+
+Status Page::press(const std::string& combo, const Element* on) {
+  last_fresh_ = false;
+  auto b = backend();
+  if (!b) return b.status();
+  if (on) LSCOPE_RETURN_IF_ERROR(scanner_.focus(on->scanner_id, on->frame));
+  // "Control+Shift+A": every part but the last is a modifier.
+  int modifiers = 0;
+  std::string key = combo;
+  size_t plus;
+  while ((plus = key.find('+')) != std::string::npos && plus + 1 < key.size()) {
+    std::string mod = lower(key.substr(0, plus));
+    if (mod == "control" || mod == "ctrl") modifiers |= kModControl;
+    else if (mod == "shift") modifiers |= kModShift;
+    else if (mod == "alt") modifiers |= kModAlt;
+    else if (mod == "meta" || mod == "cmd" || mod == "command") modifiers |= kModMeta;
+    else return Status(codes::kParameterInvalid, "unknown modifier " + key.substr(0, plus),
+                       "use Control, Shift, Alt or Meta: press Control+A");
+    key = key.substr(plus + 1);
+  }
+  if (lower(key) == "enter") form_action = true;
+  return (*b)->pressKey(key, modifiers, deadline);
+}
+
+Result<json> Page::scroll(const json& params, const Element* el) {
+  last_fresh_ = false;
+  json p = params;
+  if (el) p["element"] = el->scanner_id;
+  return scanner_.scroll(p, el ? el->frame : "");
+}
+
+Status Page::upload(const Element& el, const std::vector<std::string>& paths) {
+  last_fresh_ = false;
+  if (el.attributes.value("type", "") != "file") {
+    return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input",
+                  "upload into an input of type file");
+  }
+  auto b = backend();
+  if (!b) return b.status();
+  return (*b)->setFiles(el.scanner_id, el.frame, paths, deadline);
+}
+
+// --- auto-wait -------------------------------------------------------------------------------
+
+Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
+  std::optional<Located> found;
+  Status last = Status::ok();
+  bool first = true;
+  Status waited = waitUntil(*this, [&]() -> Result<bool> {
+    // The first look may use this command's fresh scan; later ones scan again.
+    Result<PageScan> page = first && last_fresh_ && state_.last ? Result<PageScan>(*state_.last) : scan();
+    first = false;
+    if (!page) return page.status();
+    // Moving a scan keeps its elements where they are: the resolution's pointers stay valid.
+    Located loc{std::move(page.value()), Resolution()};
+    auto res = resolve(target, loc.page);
+    if (!res) {
+      last = res.status();
+      // Not there (yet): wait for the page to change. Anything else (a bad selector, an
+      // ambiguous target in strict mode) will not get better by waiting.
+      if (res.status().code() == codes::kTargetNotFound || isElementGone(res.status())) return false;
+      return res.status();
+    }
+    loc.res = std::move(res.value());
+    found.emplace(std::move(loc));
+    return true;
+  }, until);
+  if (!waited) return waited.code() == codes::kTimeout && !last.isOk() ? last : waited;
+  return std::move(*found);
+}
+
+Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {
+  Deadline until = deadline.capped(o.timeout);
+  auto t0 = Clock::now();
+  Acted out;
+  bool cleared = false;
+  Status last = Status::ok();
+  for (;;) {
+    auto where = locate(target, until);
+    if (!where) {
+      Status s = where.status();
+      if (Clock::now() - t0 >= Millis(500) && s.code() == codes::kTargetNotFound) {
+        s = Status(s.code(), s.message() + " (waited " + elapsedSince(t0) + ")", s.hint());
+      }
+      return s;
+    }
+    const Element el = *where->res.element;  // a copy: later scans replace the page
+    out.element = el;
+    out.how = where->res.note;
+    auto done = act(el);
+    if (done) {
+      out.detail = *done;
+      return out;
+    }
+    last = done.status();
+    if (last.code() == codes::kElementNotInteractable && !o.force) {
+      // Covered: by a popup we know (a person closes it), or by something passing.
+      if (const Pattern* popup = coveringPopup(where->page, &el)) {
+        std::string kind = popup->name;
+        std::string title = popup->texts.count("title") ? popup->texts.at("title")
+                            : popup->texts.count("text") ? popup->texts.at("text") : "";
+        std::string cover = "a " + kind + (title.empty() ? "" : " " + quote(title.size() > 50 ? title.substr(0, 50) + "…" : title));
+        std::string clears = kind == "cookie_banner" ? "accept_cookies" : "dismiss_popups";
+        if (o.clear_cover && !cleared) {
+          cleared = true;
+          auto c = o.clear_cover(kind);
+          if (!c) {
+            return Status(codes::kElementNotInteractable,
+                          describe(el) + " is covered by " + cover + ", and " + clears + " could not clear it: " +
+                              c.status().message(),
+                          "observe the popup and close it by hand");
+          }
+          out.cleared.push_back(*c);
+          continue;  // once more, now that it is gone
+        }
+        return Status(codes::kElementNotInteractable, describe(el) + " is covered by " + cover,
+                      clears + " clears it (then try again), or --force clicks through it");
+      }
+    }
+    if (!mayPass(last) || until.expired()) break;
+    // Not actionable yet: wait for the page to change (shorter slices: animations and scrolling
+    // move things without a mutation), then look again.
+    waitForChange(until, Millis(250));
+  }
+  if (Clock::now() - t0 >= Millis(500)) {
+    return Status(last.code(), last.message() + " (waited " + elapsedSince(t0) + ")", last.hint());
+  }
+  return last;
+}
+
+Result<Acted> Page::performOn(const Element& el, const ActFn& act, const ActOptions& o) {
+  TargetSpec t;
+  t.kind = TargetSpec::Kind::kId;
+  t.id = el.id;
+  t.value = std::to_string(el.id);
+  return perform(t, act, o);
+}
+
+// --- change reports --------------------------------------------------------------------------
+
+void Page::addChanges(Response& r, const PageScan& before, const PageScan& after, bool skip_noop) {
+  DiffContext dc;
+  dc.new_document = documentOf(before) != documentOf(after);
+  dc.form_action = form_action;
+  ChangeReport report = diffScans(before, after, dc);
+  if (report.noop()) {
+    if (!skip_noop) r.add("changes", "none");
+  } else {
+    for (auto& l : report.lines) r.add("changes", l);
+  }
+  r.data["changes"] = report.toJson();
+  r.data["url"] = after.url;
+}
+
+Response Page::actAndReport(const std::string& command, const std::function<Result<std::string>()>& act) {
+  auto before = scan();
+  if (!before) return errorResponse(command, before.status());
+  PageScan before_page = *before;
+  auto done = act();
+  if (!done) {
+    dropBackendIfDead(done.status());
+    Response r = errorResponse(command, done.status());
+    reportEvents(r);
+    return r;
+  }
+  settle();
+  auto after = scan();
+  if (!after) {
+    // A navigation may have replaced the document mid-scan: settle and try once more.
+    settle();
+    after = scan();
+  }
+  Response r = okResponse(command, *done);
+  if (!after) {
+    r.add("changes", "(page not readable after the action: " + after.status().message() + ")");
+    reportEvents(r);
+    return r;
+  }
+  addChanges(r, before_page, *after);
+  reportEvents(r);
+  return r;
+}
+
+}  // namespace lscope

@@ -1,0 +1,172 @@
+// The page a command works on: the session's browser state (backend, last scan, stable ids)
+// seen through one command's deadline and call context. It owns the one implementation of every
+// action (click, type, select, check, ...), with Playwright-style auto-wait, which OIL commands,
+// intent steps and built-in intents all call; scans and settling; change reports.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/backend.h"
+#include "engine/changes.h"
+#include "engine/config.h"
+#include "engine/page_model.h"
+#include "engine/resolver.h"
+#include "engine/response.h"
+#include "engine/scanner_client.h"
+
+namespace lscope {
+
+// What a session keeps of its browser between commands. Owned by the Session; a Page borrows it
+// for one command.
+struct BrowserState {
+  std::unique_ptr<Backend> backend;
+  IdAllocator ids;
+  std::optional<PageScan> last;   // the last full scan of the top document (+ its frames)
+  std::string last_document;      // the scanner's token of that document
+  std::vector<std::string> secrets;    // values never shown again
+  std::vector<std::string> tab_order;  // backend tab ids in the order first seen
+  // The field the agent last typed into: submit_form submits its form (issue 12 item 4).
+  struct Typed {
+    std::string document, key, form;
+  } typed;
+
+  void forgetPage();  // another document is in front (navigation, tab switch, dead browser)
+};
+
+// Session-wide things a Page reads.
+struct PageEnv {
+  BackendFactory* factory = nullptr;
+  Millis settle_quiet{150};   // network quiet after an action before the after-scan
+  Millis settle_max{3000};    // at most this long settling
+  bool strict = false;        // ambiguous targets fail instead of choosing
+  json pattern_rules;         // pack patterns passed to every scan (packs/*/patterns.yaml)
+};
+
+struct ClickOptions {
+  MouseButton button = MouseButton::kLeft;
+  int count = 1;
+  bool force = false;  // the element gets the click even when something covers it
+};
+
+// How actions wait and what they do about covers (auto-wait, issue 12 item 2).
+struct ActOptions {
+  Millis timeout{5000};  // auto-wait: the target appears and becomes actionable within this
+  bool force = false;
+  // Called when a detected popup (modal, consent banner, overlay) covers the target: clears it
+  // and returns what it did ("dismiss_popups: closed modal ..."), or why it could not. Unset for
+  // atomic commands, which report the cover instead.
+  std::function<Result<std::string>(const std::string& popup_kind)> clear_cover;
+};
+
+// What perform() acted on and what it did.
+struct Acted {
+  Element element;      // as scanned just before the action
+  std::string detail;   // the action's note (" (synthetic events)", " ← \"France\"" ...)
+  std::string how;      // how the target was found when not directly ("via text ...", "chose 1 of 3")
+  std::vector<std::string> cleared;  // covers cleared first (intents)
+};
+
+class Page {
+ public:
+  Page(BrowserState& state, const PageEnv& env, Deadline deadline, const CallContext& call);
+
+  Deadline deadline;          // the command's; long waits extend it
+  const CallContext& call;
+  bool form_action = false;   // the current action may submit a form (diffs report FormSubmitted)
+
+  // --- browser and scans ---
+  Result<Backend*> backend();
+  // Drops the backend when `status` says the browser is gone (the next command starts one).
+  void dropBackendIfDead(const Status& status);
+  const ScannerClient& scanner() { return scanner_; }
+  // Scans the top document and its cross-origin frames, assigns stable ids; remembers it as the
+  // last scan unless !remember (filtered observations).
+  Result<PageScan> scan(const ScanRequest& request = {}, bool remember = true);
+  const PageScan* last() const { return state_.last ? &*state_.last : nullptr; }
+  BrowserState& state() { return state_; }
+  Status settle();
+  void settleAnimations();
+  // Blocks until the page changes (DOM mutation, transition end, load, navigation) or `until`.
+  // Slices of at most `slice` keep cancellation prompt.
+  void waitForChange(Deadline until, Millis slice = Millis(1000));
+  // Reports browser events (dialogs, new tabs, downloads) into the response.
+  void reportEvents(Response& r);
+  int tabNumber(const std::string& tab_id);
+  void rememberSecret(const std::string& value);
+  bool isSecret(const std::string& value) const;
+
+  // --- targets (resolver.cpp is the only resolver; these supply it with the page) ---
+  ResolverHooks hooks(const PageScan& page);
+  Result<Resolution> resolve(const TargetSpec& target, const PageScan& page);
+  // Adds elements the scanner registered outside the last scan (query, find_text) to `page`
+  // with agent ids, and returns them.
+  std::vector<const Element*> adopt(PageScan& page, const std::vector<json>& elements);
+
+  // --- actions: the one implementation of each ---
+  // Each acts on an element of the current scan with trusted input at scanner-computed points,
+  // and returns a note for the action log ("" or " (synthetic events)") or why it failed.
+  Result<std::string> click(const Element& el, const ClickOptions& o = {});
+  Result<std::string> type(const Element& el, const std::string& text, bool clear = true);
+  // Native <select>s by option text, value or index; custom dropdowns (select2, tom-select,
+  // choices, ARIA listboxes) by opening them and clicking the option. Returns the chosen text.
+  Result<std::string> select(const Element& el, const json& option);
+  Result<std::string> setChecked(const Element& el, bool want);
+  Result<std::string> hover(const Element& el);
+  Result<std::string> focus(const Element& el);
+  Result<std::string> clear(const Element& el);
+  Status press(const std::string& combo, const Element* on = nullptr);
+  Result<json> scroll(const json& params, const Element* el = nullptr);
+  Status upload(const Element& el, const std::vector<std::string>& paths);
+
+  using ActFn = std::function<Result<std::string>(const Element&)>;
+  // Auto-wait (Playwright's actionability as the anchor): resolves `target` against fresh scans,
+  // waiting for it to exist, and runs `act` on it; an element that is not yet visible, enabled or
+  // receiving events is waited for too, event-driven, up to o.timeout. A target covered by a
+  // detected popup is cleared through o.clear_cover (then retried once) or reported with what
+  // clears it.
+  Result<Acted> perform(const TargetSpec& target, const ActFn& act, const ActOptions& o);
+  // The same for an element already chosen (intent steps and built-ins).
+  Result<Acted> performOn(const Element& el, const ActFn& act, const ActOptions& o);
+  // Waits (event-driven) until `target` resolves on the page; returns the scan and resolution.
+  struct Located {
+    PageScan page;
+    Resolution res;
+  };
+  Result<Located> locate(const TargetSpec& target, Deadline until);
+
+  // Runs `act` between a before-scan and an after-scan and adds the change report.
+  Response actAndReport(const std::string& command, const std::function<Result<std::string>()>& act);
+  // The change report between two scans, as response lines and data.
+  void addChanges(Response& r, const PageScan& before, const PageScan& after, bool skip_noop = false);
+
+  // The popup pattern (modal_dialog, promo_popup, overlay, cookie_banner) in front on `page`,
+  // that `el` is not part of; nullptr when none.
+  const Pattern* coveringPopup(const PageScan& page, const Element* el);
+
+ private:
+  Result<Point> pointOf(const Element& el, const std::string& check, bool force = false);
+  void scanFrames(PageScan& page, const ScanRequest& request);
+  Result<std::string> selectCustom(const Element& el, const std::string& text);
+
+  BrowserState& state_;
+  const PageEnv& env_;
+  ScannerClient scanner_;
+  // The remembered scan was taken in this command and nothing has acted since: a target can be
+  // resolved against it without scanning again.
+  bool last_fresh_ = false;
+};
+
+// `[3] "Sign in"` for action logs.
+std::string describe(const Element& e);
+// Adds a scheme when missing: http:// for localhost, loopback and host:port, else https://.
+std::string normalizeUrl(const std::string& url);
+// Resolves "/path", "?query" and "#fragment" against `base`; other URLs are returned as is.
+std::string resolveUrl(const std::string& base, const std::string& url);
+// The document identity of a scan: the scanner's token, else the URL without fragment.
+std::string documentOf(const PageScan& p);
+
+}  // namespace lscope

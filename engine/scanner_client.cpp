@@ -1,0 +1,194 @@
+// Typed scanner protocol calls (scanner-protocol.md §3); errors translated once, in call().
+#include "engine/scanner_client.h"
+
+namespace lscope {
+
+std::string scannerErrorHint(const std::string& code) {
+  // §2.3 "Recovery Strategy", said as what the agent can do.
+  if (code == codes::kElementStale || code == codes::kElementNotFound) return "run observe to refresh ids";
+  if (code == codes::kElementNotVisible) return "scroll to it, or wait visible";
+  if (code == codes::kElementDisabled) return "wait enabled, or fill the fields it depends on";
+  if (code == codes::kElementNotInteractable) return "dismiss_popups, or retry with --force";
+  if (code == codes::kSelectorInvalid) return "fix the selector";
+  return "";
+}
+
+Result<json> ScannerClient::call(json command, const std::string& frame) const {
+  auto reply = transport_(command, frame);
+  if (!reply) return reply.status();
+  if (!reply->value("ok", false)) {
+    std::string code = reply->value("code", std::string(codes::kScriptError));
+    return Status(code, reply->value("error", std::string("scanner error")), scannerErrorHint(code));
+  }
+  return reply->value("data", json::object());
+}
+
+Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame) const {
+  // §3.1: max_elements bounds what is returned; the engine asks for every element.
+  json cmd = {{"cmd", "scan"}, {"max_elements", r.max_elements > 0 ? r.max_elements : 1000000}};
+  if (r.detail_max > 0) cmd["detail_max"] = r.detail_max;
+  if (r.include_hidden) cmd["include_hidden"] = true;
+  if (r.viewport_only) cmd["viewport_only"] = true;
+  if (!r.near.empty()) cmd["near"] = r.near;
+  if (!r.within.empty()) cmd["within"] = r.within;
+  if (r.pattern_rules.is_array() && !r.pattern_rules.empty()) cmd["pattern_rules"] = r.pattern_rules;
+  return call(std::move(cmd), frame);
+}
+
+Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force) const {
+  auto r = call({{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}}, frame);
+  if (!r) return r.status();
+  return Point{r->value("x", 0.0), r->value("y", 0.0)};
+}
+
+Status ScannerClient::click(int id, const std::string& frame, MouseButton button, int count, bool force) const {
+  static const char* kNames[] = {"left", "middle", "right"};
+  return call({{"cmd", "click"}, {"id", id}, {"button", kNames[static_cast<int>(button)]},
+               {"click_count", count}, {"force", force}},
+              frame)
+      .status();
+}
+
+Status ScannerClient::type(int id, const std::string& frame, const std::string& text, bool clear) const {
+  return call({{"cmd", "type"}, {"id", id}, {"text", text}, {"clear", clear}}, frame).status();
+}
+
+Status ScannerClient::clear(int id, const std::string& frame) const {
+  return call({{"cmd", "clear"}, {"id", id}}, frame).status();
+}
+
+Status ScannerClient::setChecked(int id, const std::string& frame, bool checked) const {
+  return call({{"cmd", checked ? "check" : "uncheck"}, {"id", id}}, frame).status();
+}
+
+Status ScannerClient::focus(int id, const std::string& frame) const {
+  return call({{"cmd", "focus"}, {"id", id}}, frame).status();
+}
+
+Result<std::string> ScannerClient::selectText(int id, const std::string& frame, const std::string& text) const {
+  auto r = call({{"cmd", "select"}, {"id", id}, {"text", text}}, frame);
+  if (!r) return r.status();
+  return r->value("text", std::string());
+}
+
+Result<std::string> ScannerClient::selectValue(int id, const std::string& frame, const std::string& value) const {
+  auto r = call({{"cmd", "select"}, {"id", id}, {"value", value}}, frame);
+  if (!r) return r.status();
+  return r->value("text", std::string());
+}
+
+Result<std::string> ScannerClient::selectIndex(int id, const std::string& frame, int index) const {
+  auto r = call({{"cmd", "select"}, {"id", id}, {"index", index}}, frame);
+  if (!r) return r.status();
+  return r->value("text", std::string());
+}
+
+Result<json> ScannerClient::getValue(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "get_value"}, {"id", id}}, frame);
+  if (!r) return r.status();
+  return r->value("value", json());
+}
+
+Result<std::string> ScannerClient::textOf(const std::string& selector) const {
+  auto r = call({{"cmd", "get_text"}, {"selector", selector}});
+  if (!r) return r.status();
+  return r->value("text", std::string());
+}
+
+Result<std::string> ScannerClient::textOfElement(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "get_text"}, {"id", id}}, frame);
+  if (!r) return r.status();
+  return r->value("text", std::string());
+}
+
+Result<json> ScannerClient::exists(const std::string& selector) const {
+  return call({{"cmd", "exists"}, {"selector", selector}});
+}
+
+Result<ScannerClient::QueryResult> ScannerClient::query(const std::string& selector, bool xpath,
+                                                        const std::string& frame) const {
+  auto r = call({{"cmd", "query"}, {xpath ? "xpath" : "selector", selector}}, frame);
+  if (!r) return r.status();
+  QueryResult out;
+  for (const auto& id : r->value("ids", json::array())) {
+    if (id.is_number_integer()) out.ids.push_back(id.get<int>());
+  }
+  for (const auto& e : r->value("added", json::array())) out.added.push_back(e);
+  return out;
+}
+
+Result<std::vector<TextMatchResult>> ScannerClient::findText(const std::string& text, const std::string& match,
+                                                             int max, const std::string& frame) const {
+  auto r = call({{"cmd", "find_text"}, {"text", text}, {"match", match}, {"max", max}}, frame);
+  if (!r) return r.status();
+  std::vector<TextMatchResult> out;
+  for (const auto& m : r->value("matches", json::array())) {
+    if (!m.is_object() || !m.contains("element")) continue;
+    out.push_back({m["element"], m.value("via", std::string("self")), m.value("matched", std::string())});
+  }
+  return out;
+}
+
+Result<json> ScannerClient::getSelector(int id, const std::string& frame) const {
+  return call({{"cmd", "get_selector"}, {"id", id}}, frame);
+}
+
+Result<json> ScannerClient::scroll(const json& params, const std::string& frame) const {
+  json cmd = params;
+  cmd["cmd"] = "scroll";
+  return call(std::move(cmd), frame);
+}
+
+Status ScannerClient::submit(std::optional<int> id, const std::string& frame) const {
+  json cmd = {{"cmd", "submit"}};
+  if (id) cmd["id"] = *id;
+  auto r = call(std::move(cmd), frame);
+  if (!r) return r.status();
+  if (!r->value("submitted", true)) {
+    std::string why;
+    for (const auto& f : r->value("invalid", json::array())) {
+      why += (why.empty() ? "" : "; ") + f.value("message", std::string("invalid"));
+    }
+    return Status(codes::kVerificationFailed, "the browser blocked the submit: " + why,
+                  "fill the fields it names, then submit again");
+  }
+  return Status::ok();
+}
+
+Result<ScannerClient::WaitOutcome> ScannerClient::waitFor(const std::string& condition, const WaitTarget& target,
+                                                          long long timeout_ms, const std::string& frame) const {
+  json cmd = {{"cmd", "wait_for"}, {"condition", condition}, {"timeout", std::max(0LL, timeout_ms)}};
+  if (target.id) cmd["id"] = *target.id;
+  if (!target.selector.empty()) cmd["selector"] = target.selector;
+  if (!target.xpath.empty()) cmd["xpath"] = target.xpath;
+  if (!target.text.empty()) cmd["text"] = target.text;
+  auto r = call(std::move(cmd), frame);
+  if (!r) {
+    if (r.status().code() != codes::kTimeout) return r.status();
+    // "wait_for visible text "X" timed out after 0 ms: no element matches; increase ..."
+    std::string m = r.status().message();
+    auto colon = m.find(": ");
+    std::string detail = colon == std::string::npos ? "" : m.substr(colon + 2);
+    auto semi = detail.find(';');
+    return WaitOutcome{false, semi == std::string::npos ? detail : detail.substr(0, semi)};
+  }
+  return WaitOutcome{r->value("met", false), ""};
+}
+
+Result<bool> ScannerClient::waitChange(long long timeout_ms) const {
+  auto r = call({{"cmd", "wait_change"}, {"timeout", std::max(0LL, timeout_ms)}});
+  if (!r) return r.status();
+  return r->value("changed", false);
+}
+
+void ScannerClient::waitAnimations(long long timeout_ms) const {
+  if (timeout_ms > 0) call({{"cmd", "wait_animations"}, {"timeout", timeout_ms}});
+}
+
+Result<json> ScannerClient::execute(const std::string& script, const json& args) const {
+  auto r = call({{"cmd", "execute"}, {"script", script}, {"args", args}});
+  if (!r) return r.status();
+  return r->value("value", json());
+}
+
+}  // namespace lscope

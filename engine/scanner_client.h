@@ -1,0 +1,104 @@
+// The scanner protocol (scanner-protocol.md §3) as typed calls: the one place in the engine
+// that builds scanner commands and turns scanner errors (§2.3) into Statuses with a hint.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "engine/backend.h"
+#include "engine/status.h"
+
+namespace lscope {
+
+using json = nlohmann::json;
+
+// scan (§3.1) parameters the engine uses.
+struct ScanRequest {
+  int max_elements = 0;  // 0: every element (the engine's scans: everything stays targetable)
+  int detail_max = 0;    // elements returned with selector/xpath (0: the scanner's default)
+  bool include_hidden = false;
+  bool viewport_only = false;
+  std::string near;      // keep elements near this text, nearest first
+  std::string within;    // CSS selector of a container
+  json pattern_rules;    // pack patterns (packs/*/patterns.yaml as JSON); null: none
+};
+
+// What an element wait (§3.14) waits on: exactly one of these.
+struct WaitTarget {
+  std::optional<int> id;
+  std::string selector, xpath, text;
+};
+
+// A match of find_text (any visible text): the element to act on, and how it relates to the text.
+struct TextMatchResult {
+  json element;       // element JSON, registered in the scanner's map
+  std::string via;    // "self": the text's own element; "ancestor": its nearest actionable ancestor
+  std::string matched;
+};
+
+// Not thread-safe; one per command execution. Every call honours the transport's deadline.
+class ScannerClient {
+ public:
+  // Delivers one command to a frame ("" = top document) and returns the scanner's whole
+  // response object, or why it could not be delivered.
+  using Transport = std::function<Result<json>(const json& command, const std::string& frame)>;
+  explicit ScannerClient(Transport transport) : transport_(std::move(transport)) {}
+
+  // The `data` of an ok response; a scanner error becomes a Status with the scanner's code.
+  Result<json> call(json command, const std::string& frame = "") const;
+
+  Result<json> scan(const ScanRequest& request, const std::string& frame = "") const;
+  // Actionability checks for `check` (click, type, hover) and the viewport point to send native
+  // input to (frame-local coordinates of the top-level viewport for the scanner's frame).
+  Result<Point> point(int id, const std::string& frame, const std::string& check, bool force) const;
+  // Synthetic-event fallbacks (§3.2-3.9) when native input cannot be used.
+  Status click(int id, const std::string& frame, MouseButton button, int count, bool force) const;
+  Status type(int id, const std::string& frame, const std::string& text, bool clear) const;
+  Status clear(int id, const std::string& frame) const;
+  Status setChecked(int id, const std::string& frame, bool checked) const;
+  Status focus(int id, const std::string& frame) const;
+  // Selects by visible text, by value, or by index; returns the chosen option's text.
+  Result<std::string> selectText(int id, const std::string& frame, const std::string& text) const;
+  Result<std::string> selectValue(int id, const std::string& frame, const std::string& value) const;
+  Result<std::string> selectIndex(int id, const std::string& frame, int index) const;
+  Result<json> getValue(int id, const std::string& frame) const;
+  Result<std::string> textOf(const std::string& selector) const;     // get_text (§3.12)
+  Result<std::string> textOfElement(int id, const std::string& frame) const;
+  Result<json> exists(const std::string& selector) const;            // exists (§3.13): {exists, visible, count}
+  // query: ids of the last scan's elements a selector matches, plus elements it registered.
+  struct QueryResult {
+    std::vector<int> ids;
+    std::vector<json> added;
+  };
+  Result<QueryResult> query(const std::string& selector, bool xpath, const std::string& frame = "") const;
+  Result<std::vector<TextMatchResult>> findText(const std::string& text, const std::string& match,
+                                                int max, const std::string& frame = "") const;
+  Result<json> getSelector(int id, const std::string& frame) const;  // {selector, xpath}
+  Result<json> scroll(const json& params, const std::string& frame = "") const;
+  Status submit(std::optional<int> id, const std::string& frame = "") const;
+  // Event-driven waits in the page (§3.14): whether the condition held within timeout_ms (0: a
+  // check now), and when not, what the page looked like ("no element matches").
+  struct WaitOutcome {
+    bool met = false;
+    std::string detail;
+  };
+  Result<WaitOutcome> waitFor(const std::string& condition, const WaitTarget& target, long long timeout_ms,
+                              const std::string& frame = "") const;
+  // The next DOM mutation, transition end or load (true), or timeout_ms passing (false).
+  Result<bool> waitChange(long long timeout_ms) const;
+  // Until the finite animations running now end (at most timeout_ms); failures are ignored.
+  void waitAnimations(long long timeout_ms) const;
+  Result<json> execute(const std::string& script, const json& args = json::array()) const;
+
+ private:
+  Transport transport_;
+};
+
+// The hint an agent gets for a scanner error code (§2.3 "Recovery Strategy").
+std::string scannerErrorHint(const std::string& code);
+
+}  // namespace lscope
