@@ -11,6 +11,13 @@
 //   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin)
 //   type "Language" "ja"
 //   click "Java"
+//
+// Several "# expect:" lines may follow one another: each event's latest report must hold its
+// fields. Event names have no spaces. A page reports in the handler of the user's own action
+// (the click, the library's select/change callback, Bootstrap's hide.* rather than hidden.*):
+// lscope exits, and the browser with it, right after the script's last command, so a report
+// sent after a transition may never arrive. Lint: no element ids, no css()/xpath(), goto only
+// to $BASE/$XBASE and to a page that exists. Line numbers in failures are the file's.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
@@ -69,6 +76,11 @@ export function parseTask(file) {
   task.script = lines.join('\n');
   if (!task.expect.length) task.problems.push('no "# expect:" line: the page must record the outcome');
   task.problems.push(...lint(task.script));
+  // Every page a task opens exists (a typo would fail as a "reach" problem otherwise).
+  for (const m of task.script.matchAll(/^\s*goto\s+\$X?BASE\/(\S*)/gim)) {
+    const page = path.join(fixturesDir, decodeURIComponent(m[1].replace(/[?#].*$/, '')));
+    if (!fs.existsSync(page)) task.problems.push(`goto: no fixture page ${path.relative(fixturesDir, page)}`);
+  }
   return task;
 }
 
