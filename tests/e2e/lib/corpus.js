@@ -128,17 +128,23 @@ export const atomicCommands = new Set(['goto', 'back', 'forward', 'refresh', 'ur
 export const isIntentCommand = (name) => !atomicCommands.has(name);
 
 // Splits `lscope run` output into one response per command of `script`: each response starts
-// on a line "ok <command>" or "error <command>". Returns [{line, text, name, ok, response}] for
-// the commands that answered (a run stops at the first failure unless --keep-going).
+// on a line "ok <command>", "partial <command>: ..." or "error <command>: ..." (engine/response.cpp).
+// The command's own name is looked for first; a command the engine answers under another name
+// (an alias) takes the next status line. Returns [{line, text, name, ok, response}] for the
+// commands that answered (a run stops at the first failure unless --keep-going); `ok` is false
+// for error and partial.
 export function responses(script, output) {
   const cmds = commands(script);
   const out = [];
   const lines = output.split('\n');
+  const esc = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const anyHead = /^(ok|error|partial) \S/;
   let at = 0;
   for (const cmd of cmds) {
-    const head = new RegExp(`^(ok|error) ${cmd.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\b|:|$)`, 'i');
+    const head = new RegExp(`^(ok|error|partial) ${esc(cmd.name)}(\\s|:|$)`, 'i');
     let start = -1;
-    for (let j = at; j < lines.length; j++) if (head.test(lines[j])) { start = j; break; }
+    for (let j = at; j < lines.length && start < 0; j++) if (head.test(lines[j])) start = j;
+    for (let j = at; j < lines.length && start < 0; j++) if (anyHead.test(lines[j])) start = j;
     if (start < 0) break;
     if (out.length) out.at(-1).response = lines.slice(out.at(-1).start, start).join('\n').trimEnd();
     out.push({ ...cmd, ok: lines[start].startsWith('ok'), start });
@@ -171,6 +177,17 @@ function runScript(args, script, timeoutMs) {
   });
 }
 
+const clip = (t, n) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+
+// A failed response in one line: its status line, and what a partial one skipped.
+function summary(response) {
+  const lines = response.split('\n');
+  const at = lines.indexOf('# skipped');
+  const skipped = [];
+  for (let j = at + 1; at >= 0 && j < lines.length && lines[j].trim() && !lines[j].startsWith('#'); j++) skipped.push(lines[j].trim());
+  return lines[0] + (skipped.length ? ` (skipped ${skipped.join('; ')})` : '');
+}
+
 // Runs one task against a fixture server ({base, reports, xbase}); resolves
 // {ok, why, output, ms, reports, responses}. `why` is one line: the failed command and its error,
 // or what the page did not report. `args`: lscope options (backend options come from
@@ -200,10 +217,14 @@ export async function runTask(task, site, { args = [], extraArgs = backendArgs, 
   if (run.status !== 0) {
     const failed = answered.find((r) => !r.ok);
     const why = failed
-      ? `line ${failed.line} \`${failed.text}\`: ${failed.response.split('\n')[0]}`
+      ? `line ${failed.line} \`${clip(failed.text, 90)}\`: ${summary(failed.response)}`
       : `lscope run failed (exit status ${run.status}): ${(run.stderr.trim().split('\n').at(-1) || run.stdout.trim().split('\n').at(-1) || '').slice(0, 200)}`;
     return { ...result, why: `${why}${missing.length ? '; ' + missing.join('; ') : ''}` };
   }
-  if (missing.length) return { ...result, why: missing.join('; ') };
+  if (missing.length) {
+    // lscope said it did what was asked, but the page disagrees: say what lscope acted on.
+    const acted = answered.filter((r) => r.name !== 'goto').map((r) => clip(r.response.split('\n')[0], 90));
+    return { ...result, why: `${missing.join('; ')} (lscope: ${acted.join(' | ') || 'nothing'})` };
+  }
   return { ...result, ok: true, why: '' };
 }
