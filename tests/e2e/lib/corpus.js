@@ -11,15 +11,24 @@
 //   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin)
 //   type "Language" "ja"
 //   click "Java"
+//
+// Several "# expect:" lines may follow one another: each event's latest report must hold its
+// fields. Event names have no spaces. A page reports in the handler of the user's own action
+// (the click, the library's select/change callback, Bootstrap's hide.* rather than hidden.*):
+// lscope exits, and the browser with it, right after the script's last command, so a report
+// sent after a transition may never arrive. Lint: no element ids, no css()/xpath(), goto only
+// to $BASE/$XBASE and to a page that exists. Line numbers in failures are the file's.
 import fs from 'node:fs';
 import path from 'node:path';
-import { runLscope, backendArgs } from './lscope.js';
+import { spawn } from 'node:child_process';
+import { lscopeBin, backendArgs } from './lscope.js';
 import { fixturesDir } from './fixture_server.js';
 
 export const corpusDir = path.join(fixturesDir, 'corpus');
 
-// Every task file under the corpus directory (sorted), parsed.
-export function loadTasks(dir = corpusDir) {
+// Every task file under the corpus directory (sorted), parsed. `only`: keep the tasks whose name
+// (e.g. "reach/select2--country") contains this string or matches this RegExp.
+export function loadTasks(dir = corpusDir, { only } = {}) {
   const out = [];
   const walk = (d) => {
     for (const entry of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -29,7 +38,8 @@ export function loadTasks(dir = corpusDir) {
     }
   };
   walk(dir);
-  return out;
+  if (!only) return out;
+  return out.filter((t) => (only instanceof RegExp ? only.test(t.name) : t.name.includes(only)));
 }
 
 // {name, file, title, kind, expect: [{event, fields}], script, problems}
@@ -44,6 +54,7 @@ export function parseTask(file) {
       lines.push(line);
       continue;
     }
+    lines.push('');  // keeps the script's line numbers those of the file
     const [, key, value] = header;
     if (key === 'task') task.title = value.trim();
     if (key === 'kind') task.kind = value.trim();
@@ -65,10 +76,16 @@ export function parseTask(file) {
   task.script = lines.join('\n');
   if (!task.expect.length) task.problems.push('no "# expect:" line: the page must record the outcome');
   task.problems.push(...lint(task.script));
+  // Every page a task opens exists (a typo would fail as a "reach" problem otherwise).
+  for (const m of task.script.matchAll(/^\s*goto\s+\$X?BASE\/(\S*)/gim)) {
+    const page = path.join(fixturesDir, decodeURIComponent(m[1].replace(/[?#].*$/, '')));
+    if (!fs.existsSync(page)) task.problems.push(`goto: no fixture page ${path.relative(fixturesDir, page)}`);
+  }
   return task;
 }
 
-// Tasks use only names a person reads: no element ids, no CSS, no XPath.
+// Tasks use only names a person reads: no element ids, no CSS, no XPath; and they stay on the
+// fixture servers ($BASE, $XBASE).
 export function lint(script) {
   const problems = [];
   script.split('\n').forEach((line, i) => {
@@ -78,6 +95,7 @@ export function lint(script) {
     if (/^(click|type|select|check|uncheck|hover|focus|clear|upload|scroll_to|wait\s+\w+)\s+\[?\d+\]?(\s|$)/i.test(l)) {
       problems.push(`line ${i + 1}: element ids are not what a person reads`);
     }
+    if (/^goto\s/i.test(l) && !/^goto\s+\$X?BASE\//i.test(l)) problems.push(`line ${i + 1}: goto leaves the fixture servers ($BASE, $XBASE)`);
   });
   return problems;
 }
@@ -91,18 +109,100 @@ export function holds(actual, want) {
   return Object.entries(want).every(([k, v]) => holds(actual[k], v));
 }
 
+// The commands of a script, in order: [{line, text, name}] (blank lines and comments dropped).
+export function commands(script) {
+  const out = [];
+  script.split('\n').forEach((raw, i) => {
+    const text = raw.trim();
+    if (!text || text.startsWith('#')) return;
+    out.push({ line: i + 1, text, name: text.split(/\s+/)[0].toLowerCase() });
+  });
+  return out;
+}
+
+// OIL's atomic commands (lscope tools --tools all, less the intents): every other command name
+// is an intent call (a built-in, a YAML intent, or `intent <name>`).
+export const atomicCommands = new Set(['goto', 'back', 'forward', 'refresh', 'url', 'observe', 'text', 'title',
+  'screenshot', 'click', 'type', 'clear', 'press', 'select', 'check', 'uncheck', 'hover', 'focus', 'scroll',
+  'upload', 'tabs', 'intents', 'define', 'undefine', 'config', 'wait', 'run']);
+export const isIntentCommand = (name) => !atomicCommands.has(name);
+
+// Splits `lscope run` output into one response per command of `script`: each response starts
+// on a line "ok <command>", "partial <command>: ..." or "error <command>: ..." (engine/response.cpp).
+// The command's own name is looked for first; a command the engine answers under another name
+// (an alias) takes the next status line. Returns [{line, text, name, ok, response}] for the
+// commands that answered (a run stops at the first failure unless --keep-going); `ok` is false
+// for error and partial.
+export function responses(script, output) {
+  const cmds = commands(script);
+  const out = [];
+  const lines = output.split('\n');
+  const esc = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const anyHead = /^(ok|error|partial) \S/;
+  let at = 0;
+  for (const cmd of cmds) {
+    const head = new RegExp(`^(ok|error|partial) ${esc(cmd.name)}(\\s|:|$)`, 'i');
+    let start = -1;
+    for (let j = at; j < lines.length && start < 0; j++) if (head.test(lines[j])) start = j;
+    for (let j = at; j < lines.length && start < 0; j++) if (anyHead.test(lines[j])) start = j;
+    if (start < 0) break;
+    if (out.length) out.at(-1).response = lines.slice(out.at(-1).start, start).join('\n').trimEnd();
+    out.push({ ...cmd, ok: lines[start].startsWith('ok'), start });
+    at = start + 1;
+  }
+  if (out.length) {
+    const end = lines.findIndex((l, j) => j > out.at(-1).start && l === '[stderr]');
+    out.at(-1).response = lines.slice(out.at(-1).start, end < 0 ? lines.length : end).join('\n').trimEnd();
+  }
+  return out.map(({ start, ...r }) => r);
+}
+
+// Runs `lscope run -` over `script`, killing it (and its process group: the browser, the driver)
+// after `timeoutMs`. Resolves {status, stdout, stderr, timedOut}.
+function runScript(args, script, timeoutMs) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(lscopeBin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      try { process.kill(-child.pid, 'SIGTERM'); } catch { /* gone */ }
+    }, timeoutMs);
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('close', (status) => { clearTimeout(timer); resolve({ status, stdout, stderr, timedOut }); });
+    child.stdin.end(script);
+  });
+}
+
+const clip = (t, n) => (t.length > n ? `${t.slice(0, n - 1)}…` : t);
+
+// A failed response in one line: its status line, and what a partial one skipped.
+function summary(response) {
+  const lines = response.split('\n');
+  const at = lines.indexOf('# skipped');
+  const skipped = [];
+  for (let j = at + 1; at >= 0 && j < lines.length && lines[j].trim() && !lines[j].startsWith('#'); j++) skipped.push(lines[j].trim());
+  return lines[0] + (skipped.length ? ` (skipped ${skipped.join('; ')})` : '');
+}
+
 // Runs one task against a fixture server ({base, reports, xbase}); resolves
-// {ok, why, output, ms}. `args`: lscope options (backend options come from LSCOPE_BACKEND).
-export async function runTask(task, site, { args = [], extraArgs = backendArgs } = {}) {
-  if (task.problems.length) return { ok: false, why: task.problems.join('; '), output: '', ms: 0 };
+// {ok, why, output, ms, reports, responses}. `why` is one line: the failed command and its error,
+// or what the page did not report. `args`: lscope options (backend options come from
+// LSCOPE_BACKEND unless `extraArgs` is given).
+export async function runTask(task, site, { args = [], extraArgs = backendArgs, timeoutMs = 180000 } = {}) {
+  if (task.problems.length) return { ok: false, why: task.problems.join('; '), output: '', ms: 0, reports: [], responses: [] };
   const since = site.reports.length;
   // $XBASE: the same fixtures on another site (127.0.0.2), for pages that embed a cross-origin
   // frame the way hosted consent managers do (page.html?xo=$XBASE).
   const script = task.script.replaceAll('$XBASE', site.xbase || site.base).replaceAll('$BASE', site.base);
   const t0 = Date.now();
-  const run = await runLscope(['run', '-', ...args, ...extraArgs], { input: script });
+  const run = await runScript(['run', '-', ...args, ...extraArgs], script, timeoutMs);
   const ms = Date.now() - t0;
   const output = run.stdout + (run.stderr ? `\n[stderr]\n${run.stderr}` : '');
+  const answered = responses(script, run.stdout);
   const reports = site.reports.slice(since);
   const missing = [];
   for (const { event, fields } of task.expect) {
@@ -112,10 +212,19 @@ export async function runTask(task, site, { args = [], extraArgs = backendArgs }
       missing.push(`the page reported ${event} ${JSON.stringify(last.data)}, not ${JSON.stringify(fields)}`);
     }
   }
+  const result = { ok: false, output, ms, reports, responses: answered };
+  if (run.timedOut) return { ...result, why: `lscope run did not finish in ${timeoutMs / 1000} s` };
   if (run.status !== 0) {
-    const failed = run.stdout.split('\n').find((l) => l.startsWith('error ')) || `exit status ${run.status}`;
-    return { ok: false, why: `lscope run failed: ${failed}${missing.length ? '; ' + missing.join('; ') : ''}`, output, ms, reports };
+    const failed = answered.find((r) => !r.ok);
+    const why = failed
+      ? `line ${failed.line} \`${clip(failed.text, 90)}\`: ${summary(failed.response)}`
+      : `lscope run failed (exit status ${run.status}): ${(run.stderr.trim().split('\n').at(-1) || run.stdout.trim().split('\n').at(-1) || '').slice(0, 200)}`;
+    return { ...result, why: `${why}${missing.length ? '; ' + missing.join('; ') : ''}` };
   }
-  if (missing.length) return { ok: false, why: missing.join('; '), output, ms, reports };
-  return { ok: true, why: '', output, ms, reports };
+  if (missing.length) {
+    // lscope said it did what was asked, but the page disagrees: say what lscope acted on.
+    const acted = answered.filter((r) => r.name !== 'goto').map((r) => clip(r.response.split('\n')[0], 90));
+    return { ...result, why: `${missing.join('; ')} (lscope: ${acted.join(' | ') || 'nothing'})` };
+  }
+  return { ...result, ok: true, why: '' };
 }
