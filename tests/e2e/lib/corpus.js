@@ -8,6 +8,9 @@
 //   # kind: reach | intent                                       (issue 11 reach, issue 12 intents)
 //   # expect: picked {"value": "Java"}                           (the page's latest report of
 //   #                                                             this event has these fields)
+//   # expect-output: ^\W*Fax\W.*not found                        (optional: a line of lscope's
+//   #                                                             answer matches this regex, for
+//   #                                                             what only the answer can say)
 //   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin)
 //   type "Language" "ja"
 //   click "Java"
@@ -42,14 +45,14 @@ export function loadTasks(dir = corpusDir, { only } = {}) {
   return out.filter((t) => (only instanceof RegExp ? only.test(t.name) : t.name.includes(only)));
 }
 
-// {name, file, title, kind, expect: [{event, fields}], script, problems}
+// {name, file, title, kind, expect: [{event, fields}], output: [RegExp], script, problems}
 export function parseTask(file) {
   const text = fs.readFileSync(file, 'utf8');
   const name = path.relative(corpusDir, file).replace(/\.oil$/, '');
-  const task = { name, file, title: '', kind: 'reach', expect: [], script: '', problems: [] };
+  const task = { name, file, title: '', kind: 'reach', expect: [], output: [], script: '', problems: [] };
   const lines = [];
   for (const line of text.split('\n')) {
-    const header = /^#\s*(task|kind|expect):\s*(.*)$/.exec(line);
+    const header = /^#\s*(task|kind|expect|expect-output):\s*(.*)$/.exec(line);
     if (!header) {
       lines.push(line);
       continue;
@@ -58,6 +61,13 @@ export function parseTask(file) {
     const [, key, value] = header;
     if (key === 'task') task.title = value.trim();
     if (key === 'kind') task.kind = value.trim();
+    if (key === 'expect-output') {
+      try {
+        task.output.push(new RegExp(value.trim(), 'im'));
+      } catch (e) {
+        task.problems.push(`expect-output: ${e.message}`);
+      }
+    }
     if (key === 'expect') {
       const m = /^(\S+)\s*(\{.*\})?\s*$/.exec(value.trim());
       if (!m) {
@@ -205,6 +215,9 @@ export async function runTask(task, site, { args = [], extraArgs = backendArgs, 
   const answered = responses(script, run.stdout);
   const reports = site.reports.slice(since);
   const missing = [];
+  for (const re of task.output) {
+    if (!re.test(run.stdout)) missing.push(`no line of the answer matches /${re.source}/`);
+  }
   for (const { event, fields } of task.expect) {
     const last = reports.filter((r) => r.event === event).at(-1);
     if (!last) missing.push(`the page never reported "${event}"`);
