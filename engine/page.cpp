@@ -431,6 +431,24 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
     LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
     state_.typed = {state_.last_document, el.key, el.form};
+    // A popup that opens while typing (on focus, on the first keystroke) takes the keys: check
+    // that they landed — the value (the field keeps the focus for secrets, whose value is
+    // masked) — and when not, blame the popup so auto-wait can clear it and type again.
+    bool landed = true;
+    if (el.isSensitive() || !el.value) {
+      landed = scanner_.focus(el.scanner_id, el.frame).isOk();
+    } else {
+      auto v = scanner_.getValue(el.scanner_id, el.frame);
+      landed = !v || !v->is_string() || normalizeText(v->get<std::string>()).find(normalizeText(text)) != std::string::npos;
+    }
+    if (!landed) {
+      settleAnimations();  // the popup may still be fading in
+      auto now = scan();
+      if (now && coveringPopup(*now, &el)) {
+        return Status(codes::kElementNotInteractable, describe(el) + " lost the keys to a popup that opened while typing",
+                      "dismiss_popups, then type again");
+      }
+    }
     return std::string();
   }
   if (point.status().code() == codes::kUnknownCommand) {
@@ -691,7 +709,9 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     last = done.status();
     if (last.code() == codes::kElementNotInteractable && !o.force) {
       // Covered: by a popup we know (a person closes it), or by something passing.
-      if (const Pattern* popup = coveringPopup(where->page, &el)) {
+      // The newest scan: a popup may have opened during the action itself.
+      const PageScan& latest = state_.last ? *state_.last : where->page;
+      if (const Pattern* popup = coveringPopup(latest, &el)) {
         std::string kind = popup->name;
         std::string title = popup->texts.count("title") ? popup->texts.at("title")
                             : popup->texts.count("text") ? popup->texts.at("text") : "";

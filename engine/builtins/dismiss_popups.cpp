@@ -19,15 +19,25 @@ const std::vector<std::pair<const char*, const char*>>& kinds() {
   return k;
 }
 
-const Pattern* topPopup(const PageScan& p, const std::string& type, std::string& kind) {
+// The popup to close first: by kind (a modal before a toast), skipping those whose close control
+// another popup covers while any other is up. `skip` holds containers.
+const Pattern* topPopup(const PageScan& p, const std::string& type, std::string& kind,
+                        const std::set<std::string>& skip = {}) {
+  const Pattern* fallback = nullptr;
   for (const auto& [name, k] : kinds()) {
     if (!type.empty() && type != k) continue;
-    if (const Pattern* pat = p.pattern(name)) {
+    for (const auto& pat : p.patterns) {
+      if (pat.name != name) continue;
+      if (skip.count(pat.container)) {
+        if (!fallback) fallback = &pat;
+        continue;
+      }
       kind = name;
-      return pat;
+      return &pat;
     }
   }
-  return nullptr;
+  if (fallback) kind = fallback->name;
+  return fallback;
 }
 
 // How a person closes it: a close control first; an offer is declined, never taken.
@@ -38,6 +48,26 @@ const Element* closeControl(const PageScan& p, const Pattern& popup, const std::
     auto it = popup.fields.find(f);
     if (it == popup.fields.end()) continue;
     if (const Element* e = p.byId(it->second)) return e;
+  }
+  return nullptr;
+}
+
+// Words of a way out a popup offers without a close control ("No thanks", "Not now").
+bool isDecline(const Element& e) {
+  return (e.type == "button" || e.type == "link" || e.type == "generic") &&
+         textHas(e, {"no thanks", "no, thanks", "not now", "maybe later", "later", "skip", "dismiss", "close",
+                     "cancel", "continue without", "no thank you", "not interested", "nein danke", "non merci",
+                     "no gracias", "no grazie", "nee bedankt", "não obrigado", "nie dziękuję"});
+}
+
+// A decline control inside the popup's container, when its pattern named none.
+const Element* declineInside(IntentRun& run, const Pattern& popup) {
+  if (popup.container.empty()) return nullptr;
+  auto inside = run.page.hooks(run.scan).select(":is(" + popup.container + ") *", false);
+  if (!inside) return nullptr;
+  for (int id : *inside) {
+    const Element* e = run.scan.byId(id);
+    if (e && e->visible && isDecline(*e)) return e;
   }
   return nullptr;
 }
@@ -55,12 +85,14 @@ Status run(IntentRun& run) {
   waitForPattern(run, anyPopup, wait_ms, "popup");
   int dismissed = 0;
   int misses = 0;  // tries in a row that left the same popup up (animations swallow clicks)
+  std::set<std::string> covered;  // popups whose close control another popup covers
   for (int round = 1; round <= 5; ++round) {  // §4.4: until none remain, at most 5 rounds
-    const Pattern* popup = topPopup(run.scan, type, kind);
+    const Pattern* popup = topPopup(run.scan, type, kind, covered);
     if (!popup) break;
     std::string title = popup->texts.count("title") ? popup->texts.at("title")
                         : popup->texts.count("text") ? popup->texts.at("text") : "";
     const Element* close = closeControl(run.scan, *popup, kind);
+    if (!close) close = declineInside(run, *popup);
     std::string how;
     int close_id = close ? close->id : 0;
     if (close) {
@@ -70,7 +102,14 @@ Status run(IntentRun& run) {
         LSCOPE_RETURN_IF_ERROR(run.waitForChange(500));
         continue;
       }
+      if (!c && c.status().code() == codes::kElementNotInteractable && !covered.count(popup->container)) {
+        // Another popup sits on top of this one (a SweetAlert2 over a modal): that one first.
+        covered.insert(popup->container);
+        LSCOPE_RETURN_IF_ERROR(run.rescan());
+        continue;
+      }
       if (!c) return c.status();
+      covered.clear();
       how = "clicked " + quote(c->element.text.empty() ? c->element.attributes.value("aria-label", "close") : c->element.text);
       run.log("click " + logLabel(c->element) + c->detail);
     } else {

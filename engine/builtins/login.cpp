@@ -20,9 +20,31 @@ bool isUserField(const Element& e) {
           textHas(e, {"email", "e-mail", "user", "login", "account"}));
 }
 
+// Links and buttons beside a sign-in form that are not its submit.
+bool isSideAction(const Element& e) {
+  return textHas(e, {"forgot", "reset", "register", "sign up", "signup", "create", "help", "google", "facebook",
+                     "github", "apple", "microsoft", "sso", "back", "cancel"});
+}
+
 bool isSubmitLike(const Element& e) {
-  return (e.type == "button" || e.type == "generic" || e.type == "link") &&
+  return (e.type == "button" || e.type == "generic" || e.type == "link") && !isSideAction(e) &&
          (e.role == "submit" || textHas(e, {"sign in", "log in", "login", "signin", "continue", "next", "submit", "enter"}));
+}
+
+// The best submit of a group: words that mean "sign in" and primary styling beat a bare submit.
+const Element* bestSubmit(const PageScan& p, const std::function<bool(const Element&)>& in_group) {
+  const Element* best = nullptr;
+  int best_score = -1;
+  for (const auto& e : p.elements) {
+    if (!in_group(e) || !isSubmitLike(e)) continue;
+    int s = (e.visible ? 8 : 0) + (e.role == "submit" ? 2 : 0) + (e.hasModifier("primary") ? 2 : 0) +
+            (textHas(e, {"sign in", "log in", "login", "signin"}) ? 4 : 0) + (e.type == "button" ? 1 : 0);
+    if (s > best_score) {
+      best = &e;
+      best_score = s;
+    }
+  }
+  return best;
 }
 
 // The login controls of the page, chosen as one form: the pattern's, else the form (or, without
@@ -44,6 +66,7 @@ LoginForm findForm(const PageScan& p) {
   f.user = patternField(p, "login_form", {"email", "username"});
   f.pass = patternField(p, "login_form", {"password"});
   f.submit = patternField(p, "login_form", {"submit"});
+  if (f.submit && isSideAction(*f.submit)) f.submit = nullptr;  // "Forgot password?" is no submit
   f.remember = patternField(p, "login_form", {"remember"});
   if (!f.pass) f.pass = firstWhere(p, isPassword);
   const Element* anchor = f.pass ? f.pass : f.user;
@@ -63,7 +86,7 @@ LoginForm findForm(const PageScan& p) {
   }
   anchor = f.pass ? f.pass : f.user;
   if (!f.submit && anchor) {
-    f.submit = firstWhere(p, [&](const Element& e) { return isSubmitLike(e) && sameGroup(e, *anchor) && e.id != anchor->id; });
+    f.submit = bestSubmit(p, [&](const Element& e) { return sameGroup(e, *anchor) && e.id != anchor->id; });
   }
   if (!f.submit) {
     f.submit = firstWhere(p, [](const Element& e) {
