@@ -9,6 +9,7 @@
 
 #include "engine/expression.h"
 #include "engine/observation.h"
+#include "engine/resolver.h"
 
 namespace lscope {
 namespace {
@@ -165,7 +166,26 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
     run.add("filled", "[" + std::to_string(el.id) + "] " + elementLabel(el) + " ← " + shown);
     run.reported.insert(el.id);
   }
+  // Verify: read the text fields back (a mask, a formatter or a script may have changed them).
+  int checked = 0;
+  std::vector<std::string> differ;
+  if (filled > 0 && run.rescan()) {
+    for (const auto& a : plan) {
+      const Element* now = run.scan.byId(a.id);
+      if (!now || !now->value || (now->type != "input" && now->type != "textarea") || now->isSensitive() ||
+          isSensitiveName(a.key)) {
+        continue;
+      }
+      ++checked;
+      std::string want = valueText(a.value);
+      if (normalizeText(*now->value).find(normalizeText(want)) == std::string::npos) {
+        differ.push_back(quote(a.key) + ": the field holds " + quote(*now->value));
+      }
+    }
+  }
+  for (const auto& d : differ) run.add("differs", d);
   for (const auto& s : skipped) run.add("skipped", s);
+  if (checked > 0 && differ.empty()) run.result.push_back("verified: " + std::to_string(checked) + " text field" + (checked == 1 ? "" : "s") + " read back");
   run.summary = std::to_string(filled) + " field" + (filled == 1 ? "" : "s");
   if (!skipped.empty() && !partial) {
     run.partial = filled > 0;
