@@ -2447,7 +2447,8 @@
   const RegExpCtor = (/x/).constructor; // the scanner realm's RegExp, as literals use it
 
   function detectRulePatterns(pc, rules) {
-    if (!isArray(rules)) return;
+    if (!isArray(rules) || !rules.length) return;
+    pc.ruleHits = ruleContainerHits(pc, rules);
     let registered = false;
     each(rules, (rule) => {
       if (!rule || typeof rule !== 'object' || isArray(rule)) return;
@@ -2511,6 +2512,25 @@
     return pc.all.length !== before;
   }
 
+  /**
+   * One query per root for all the plain container selectors (a page has many shadow roots and
+   * a pack many rules): the elements any of them matches, in walk order; null when one selector
+   * is unreadable (each rule then queries alone, and the bad one fails alone).
+   */
+  function ruleContainerHits(pc, rules) {
+    const sels = [];
+    each(rules, (r) => {
+      const c = r && r.detection && typeof r.detection === 'object' ? r.detection.container : null;
+      if (typeof c === 'string' && c && !contains_(c, '>>>')) push(sels, c);
+    });
+    if (!sels.length) return [];
+    try {
+      return flatMap(pc.walk.roots, (root) => queryAll(root, join(sels, ', ')));
+    } catch (e) {
+      return null;
+    }
+  }
+
   /** True inside a frame whose parent this world cannot reach (a cross-origin frame's scan). */
   function inForeignFrame() {
     try {
@@ -2539,7 +2559,9 @@
         });
         roots = filter(roots, (r) => includes(docs, nodeType(r) === DOCUMENT_NODE ? r : ownerDocument(r)));
       }
-      found = flatMap(roots, (r) => queryAll(r, selector));
+      const inRoots = (el) => includes(roots, getRootNode(el));
+      found = pc.ruleHits ? filter(pc.ruleHits, (el) => matches(el, selector) && inRoots(el))
+          : flatMap(roots, (r) => queryAll(r, selector));
     }
     // Shown: visible itself, or holding a visible control (a host whose content is all in
     // its shadow root may have no box of its own).
