@@ -45,6 +45,7 @@ const PAGES = {
   klaro: ['klaro', "That's ok", 'I decline'],
   tarteaucitron: ['tarteaucitron', null, null],
   'vanilla-cookieconsent': ['cookieconsent_v3', 'Accept all', 'Reject all'],
+  orejime: ['orejime', 'Accepter', 'Refuser'],
   'cookieconsent-osano': ['cookieconsent_osano', 'Allow cookies', 'Deny cookies'],
 };
 
