@@ -2409,7 +2409,8 @@
     let depth = 0;
     for (let n = composedParent(el); n && depth < 12; n = composedParent(n), depth++) {
       const tag = tagOf(n);
-      if (tag === 'body' || tag === 'html') return null;
+      if (tag === 'body') return consentFrameBody(n);
+      if (tag === 'html') return null;
       const byAttr = reTest(PAT.cookieAttr, attrSignals(n));
       const framed = isDialogish(n) || isPositioned(n) || ariaRole(n) === 'region' ||
           ariaRole(n) === 'banner';
@@ -2421,6 +2422,19 @@
       }
     }
     return null;
+  }
+
+  /**
+   * The body of a frame whose whole document is a consent message (a consent manager's own
+   * iframe, as TrustArc's and Sourcepoint's): short, about cookies or consent. Never the top
+   * page's body.
+   */
+  function consentFrameBody(body) {
+    const doc = ownerDocument(body);
+    const framed = doc !== TOP_DOC ? frameChainOf(body).length > 0 : inForeignFrame();
+    if (!framed) return null;
+    const text = elementText(body);
+    return text.length <= 3000 && reTest(PAT.cookieText, text) ? body : null;
   }
 
   /** Widen to the outermost ancestor still named like a consent banner (e.g. #onetrust-banner). */

@@ -115,6 +115,13 @@ test('shadow roots, same-origin frames and text confirmation', async () => {
   assert.strictEqual(element(data, framed.reject).text, 'No');
   assert.strictEqual(element(data, framed.accept).frame, '#consent-frame');
   assert.ok(!data.patterns.some((p) => p.vendor === 'wrong_frame'));
+  // Without rules, a frame whose whole document is a consent message is a cookie_banner too.
+  await browser.evalTest(() => { document.getElementById('shadow-host').style.display = 'none'; });
+  const generic = await scan();
+  const inFrame = generic.patterns.find((p) => p.name === 'cookie_banner');
+  assert.ok(inFrame && inFrame.container.startsWith('#consent-frame >>> '), JSON.stringify(generic.patterns));
+  assert.strictEqual(element(generic, inFrame.accept).text, 'OK');
+  await browser.evalTest(() => { document.getElementById('shadow-host').style.display = ''; });
   // The same rules in a plain-selector form find the shadow banner without ">>>".
   const plain = await scan({ pattern_rules: [{ name: 'deep', provides: 'cookie_banner',
     detection: { container: '.sh-banner' }, elements: { accept: { selector: '[data-act=accept]' } } }] });
@@ -162,6 +169,7 @@ test('the generic cookie_banner reads accept, reject and settings in eight langu
       }
       document.getElementById('vendor-box').style.display = 'none';
       document.getElementById('shadow-host').style.display = 'none';
+      document.getElementById('consent-frame').style.display = 'none';
       box.style.display = 'block';
     }, accept, reject, settings);
     const data = await scan();
