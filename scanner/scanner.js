@@ -2128,7 +2128,7 @@
     // Complianz' cmplz-, Borlabs' brlbs-, Quantcast's qc-cmp2, Sourcepoint's sp_message...).
     cookieAttr: /cookie|consent|gdpr|ccpa|(^|[\s_-])cmp([\s_-]|$)|onetrust|didomi|cookiebot|cybot|usercentrics|truste|quantcast|qc-cmp|iubenda|osano|termly|cookielaw|cky-|cmplz|brlbs|borlabs|axeptio|klaro|orejime|tarteaucitron|sp_message|cc-window|cc-banner|privacy|datenschutz/i,
     // What a consent box talks about, in en, de, fr, es, it, nl, pt, pl ("cookie" is shared).
-    cookieText: /cookie|consent|gdpr|personal data|tracking technolog|privacy|datenschutz|einwilligung|zustimmung|consentement|vie priv[ée]e|traceurs|t[ée]moins|privacidad|consentimiento|consenso|riservatezza|toestemming|privacidade|consentimento|prywatno|ciasteczk|zgod[ęya]/i,
+    cookieText: /cookie|consent|gdpr|personal (?:data|information)|tracking technolog|privacy|datenschutz|personenbezogen|donn[ée]es personnelles|informations personnelles|confidentialit[ée]|datos personales|dati personali|persoonsgegevens|dados pessoais|dane osobowe|einwilligung|zustimmung|consentement|vie priv[ée]e|traceurs|t[ée]moins|privacidad|consentimiento|consenso|riservatezza|toestemming|privacidade|consentimento|prywatno|ciasteczk|zgod[ęya]/i,
     // The labels of a consent box's three choices (en, de, fr, es, it, nl, pt, pl), tested on
     // consentLabel(name), lower case (no i/u flags: they cost 5x on every control of a page).
     // accept: the label starts with the choice ("Accept all", "That's ok",
