@@ -1867,7 +1867,7 @@
     assignKeys(items);
     markPrimaries(items);
 
-    const patterns = detectPatterns(items, walk, vp);
+    const patterns = detectPatterns(items, walk, vp, param(cmd, 'pattern_rules', null));
     let priority = items;
     const anchorInfo = near !== null && near !== '' ? nearAnchor(str(near), walk.roots) : null;
     if (anchorInfo) {
@@ -2124,11 +2124,23 @@
   const PAT = {
     close: /^(\u00d7|\u2715|\u2716|\u2573|\u2717|x|close|dismiss|no,? thanks|no thank you|not now|maybe later|skip|cancel|hide|close (this )?(dialog|window|popup|pop-up|banner|message|notification|modal))$/i,
     closeAttr: /(^|[\s_-])(close|dismiss)([\s_-]|$)|close|dismiss/i,
-    cookieAttr: /cookie|consent|gdpr|ccpa|(^|[\s_-])cmp([\s_-]|$)|onetrust|didomi|cookiebot|usercentrics|truste|quantcast|iubenda|osano|termly|cookielaw/i,
-    cookieText: /cookie|consent|gdpr|personal data|tracking technolog|privacy/i,
-    accept: /^(accept|agree|allow|ok\b|okay|got it|i understand|i agree|yes|consent|understood|alle akzeptieren|accepter|aceptar|akzeptieren)/i,
-    reject: /(reject|decline|deny|refuse|necessary only|only necessary|essential only|only essential|strictly necessary|disagree|continue without|no,? thanks|ablehnen|refuser|rechazar)/i,
-    settings: /(settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose)/i,
+    // Consent managers name their boxes (OneTrust, Cookiebot's Cybot..., CookieYes' cky-,
+    // Complianz' cmplz-, Borlabs' brlbs-, Quantcast's qc-cmp2, Sourcepoint's sp_message...).
+    cookieAttr: /cookie|consent|gdpr|ccpa|(^|[\s_-])cmp([\s_-]|$)|onetrust|didomi|cookiebot|cybot|usercentrics|truste|quantcast|qc-cmp|iubenda|osano|termly|cookielaw|cky-|cmplz|brlbs|borlabs|axeptio|klaro|orejime|tarteaucitron|sp_message|cc-window|cc-banner|privacy|datenschutz/i,
+    // What a consent box talks about, in en, de, fr, es, it, nl, pt, pl ("cookie" is shared).
+    cookieText: /cookie|consent|gdpr|personal (?:data|information)|tracking technolog|privacy|datenschutz|personenbezogen|donn[ée]es personnelles|informations personnelles|confidentialit[ée]|datos personales|dati personali|persoonsgegevens|dados pessoais|dane osobowe|einwilligung|zustimmung|consentement|vie priv[ée]e|traceurs|t[ée]moins|privacidad|consentimiento|consenso|riservatezza|toestemming|privacidade|consentimento|prywatno|ciasteczk|zgod[ęya]/i,
+    // The labels of a consent box's three choices (en, de, fr, es, it, nl, pt, pl), tested on
+    // consentLabel(name), lower case (no i/u flags: they cost 5x on every control of a page).
+    // accept: the label starts with the choice ("Accept all", "That's ok",
+    // "OK for me", "Alle akzeptieren", "Tout accepter", "Aceptar todo", "Accetta tutti", "Alles
+    // accepteren", "Aceitar todos", "Zaakceptuj wszystkie"); reject and settings: anywhere in it.
+    accept: /^[^a-z0-9\u00c0-\u024f]*(?:cookies?\s*:\s*)?(?:(?:yes|oui|ja|s[ií]|sim|tak|ok|okay)[,!.]?\s+)?(?:(?:i|je|ich|ik|eu)\s+)?(?:(?:all|alle[sn]?|tout|todos?|todas|tutt[oi]|wszystkie)\s+)?(?:(?:the\s+)?cookies?\s+)?(?:accept|agree|allow|consent|enable all|ok\b|okay|yes\b|oui\b|ja\b|tak\b|got it|i understand|understood|that'?s (?:ok|okay|fine|alright)|sounds good|fine by me|continue with (?:all|cookies|recommended)|akzeptier|annehm|zustimm|stimme zu|zulass|einverstanden|erlaub|verstanden|j'accepte|autoris|d'accord|compris|j'ai compris|acept|permit|de acuerdo|entendido|vale\b|accett|acconsent|ho capito|va bene|accepteer|akkoord|toestaan|ga akkoord|prima\b|aceit|concord|entendi|akceptuj|zaakceptuj|zgadzam|zgoda|zezw|rozumiem|przejd[zź] do serwisu)/,
+    // Accept-looking labels that only confirm the current selection (often everything off).
+    acceptSelection: /selection|selected|auswahl|s[ée]lection|selecci[oó]n|selezion|selectie|sele[cç][aã]o|wybran|\bsave\b|speichern|enregistrer|guardar|salva|opslaan|salvar|zapisz|confirm my choices/,
+    // "All" in the label: the accept that turns every category on.
+    acceptAll: /\ball\b|\balle[sn]?\b|\btout\b|\btod[oa]s?\b|\btutt[oi]\b|wszystk|everything/,
+    reject: /reject|decline|deny|refuse|disagree|do not (?:accept|agree|allow|consent)|don'?t (?:accept|agree|allow)|(?:necessary|essential|required|functional) (?:cookies )?only|only (?:the )?(?:strictly )?(?:necessary|essential|required|functional)|use (?:only )?(?:strictly )?necessary|strictly necessary|continue without|without (?:accepting|agreeing|consent)|no,? thanks|no thank you|opt[- ]out|ablehnen|verweiger|nicht (?:zustimmen|akzeptieren|einverstanden)|nur (?:technisch )?(?:notwendige|essenzielle|essentielle|erforderliche|funktionale)|ohne (?:zustimmung|einwilligung|cookies)|nein,? danke|refus|rejet|sans accepter|continuer sans|uniquement (?:les )?(?:cookies )?(?:n[ée]cessaires|essentiels)|n[ée]cessaires uniquement|essentiels uniquement|non,? merci|rechaz|denegar|s[oó]lo (?:las )?(?:cookies )?(?:necesarias|esenciales|imprescindibles)|sin aceptar|no,? gracias|no acepto|rifiut|\bnega\b|solo (?:i )?(?:cookie )?(?:necessari|essenziali|tecnici)|senza accettare|no,? grazie|weiger|afwijzen|wijs af|alleen (?:noodzakelijke?|essenti[eë]le|functionele)|nee,? bedankt|rejeit|recus|apenas (?:os )?(?:cookies )?(?:necess[aá]rios|essenciais)|somente (?:os )?(?:necess[aá]rios|essenciais)|n[aã]o,? obrigad|n[aã]o aceito|odrzu|odm[oó]w|odmawiam|nie zgadzam|nie akceptuj|tylko (?:niezb[eę]dne|wymagane|konieczne)|kontynuuj bez/,
+    settings: /settings|manage|preferences|customi[sz]e|options|choices|configure|let me choose|i choose|learn more|more info|einstellungen|anpassen|verwalten|optionen|individuell|mehr erfahren|param[eè]tr|personnalis|g[ée]rer|pr[ée]f[ée]rences|je choisis|en savoir plus|configur|personaliz|ajustes|preferencias|gestionar|m[aá]s opciones|impostazioni|personalizza|gestisci|preferenze|opzioni|scopri di pi[uù]|instellingen|aanpassen|beheren|voorkeuren|opties|meer informatie|defini[cç][oõ]es|gerir|gerenciar|prefer[eê]ncias|op[cç][oõ]es|saber mais|ustawienia|dostosuj|zarz[aą]dzaj|preferencje|opcje|wi[eę]cej/,
     promo: /newsletter|subscribe|discount|% ?off|\boffer\b|coupon|promo|special deal|free shipping|sign up for|join our|exclusive/i,
     // What the box is about; "popup" only says how it appears (dialogAttr has it).
     promoAttr: /promo|newsletter|subscribe|offer|exit-intent|discount/i,
@@ -2225,11 +2237,13 @@
   }
 
   /** Runs every detector; returns {list, important} (important: elements that patterns use). */
-  function detectPatterns(items, walk, vp) {
+  function detectPatterns(items, walk, vp, rules) {
     // pc: the detection context. `claimed` containers belong to a pattern already; `important`
-    // elements are kept first when max_elements truncates.
-    const pc = { items: filter(items, (i) => i.vis.visible), walk, vp, claimed: [], list: [],
-      important: new B.Set() };
+    // elements are kept first when max_elements truncates. `all` is the scan's item list, where
+    // pack patterns register the elements the scan did not list.
+    const pc = { items: filter(items, (i) => i.vis.visible), all: items, walk, vp, claimed: [],
+      list: [], important: new B.Set() };
+    detectRulePatterns(pc, rules); // first: a vendor's pattern wins over the generic rules
     detectCookieBanner(pc);
     detectPopups(pc);
     detectLoginForm(pc);
@@ -2329,22 +2343,63 @@
 
   // ----- cookie_banner -----
 
+  /** A label as the consent vocabulary reads it: lower case, typographic apostrophes plain. */
+  function consentLabel(name) { return strReplace(lc(name), /[\u2019\u2018`\u00b4]/g, "'"); }
+
+  function isRejectLabel(item) { return reTest(PAT.reject, consentLabel(item.name)); }
+
+  function isAcceptLabel(item) {
+    const label = consentLabel(item.name);
+    return reTest(PAT.accept, label) && !reTest(PAT.reject, label) && !reTest(PAT.acceptSelection, label);
+  }
+
+  /** A consent choice of either kind (one lower-casing, the anchored test first). */
+  function isConsentChoice(item) {
+    const label = consentLabel(item.name);
+    return (reTest(PAT.accept, label) && !reTest(PAT.acceptSelection, label)) || reTest(PAT.reject, label);
+  }
+
+  /**
+   * The accept, reject, settings and close controls among `inside` (items of one banner), by
+   * the multilingual vocabulary: an accept that says "all" wins over a plain one ("Allow all"
+   * over "Allow selection", which confirms the current choice). `taken` fields are kept.
+   */
+  function consentControls(inside, taken) {
+    const f = taken || {};
+    const used = (x) => x === f.accept || x === f.reject || x === f.settings || x === f.close;
+    const clickable = filter(inside, isClickable);
+    if (!f.reject) f.reject = firstMatch(clickable, (x) => !used(x) && isRejectLabel(x));
+    if (!f.accept) {
+      const accepts = filter(clickable, (x) => !used(x) && isAcceptLabel(x));
+      f.accept = firstMatch(accepts, (x) => reTest(PAT.acceptAll, consentLabel(x.name))) ||
+          accepts[0] || null;
+    }
+    if (!f.settings) {
+      const settings = (x) => !used(x) && reTest(PAT.settings, consentLabel(x.name));
+      f.settings = firstMatch(clickable, (x) => x.type === 'button' && settings(x)) ||
+          firstMatch(clickable, settings);
+    }
+    if (!f.close) f.close = firstMatch(inside, (x) => !used(x) && isCloseControl(x));
+    return f;
+  }
+
   function detectCookieBanner(pc) {
+    // A consent manager's own pattern (pattern_rules) already holds its banner.
+    const vendor = filter(pc.list, (p) => p.name === 'cookie_banner');
+    const insideVendor = (el) => find(vendor, (p) => composedContains(p.container, el)) !== null;
     for (let i = 0; i < pc.items.length; i++) {
       const item = pc.items[i];
-      if (!isClickable(item) || !(reTest(PAT.accept, item.name) || reTest(PAT.reject, item.name))) continue;
+      if (!isClickable(item) || !isConsentChoice(item) || insideVendor(item.el)) {
+        continue;
+      }
       const container = cookieContainer(item.el);
-      if (!container || isClaimed(pc, container)) continue;
-      const inside = itemsIn(pc, container);
-      const reject = firstMatch(inside, (x) => isClickable(x) && reTest(PAT.reject, x.name));
-      const accept = firstMatch(inside, (x) => isClickable(x) && x !== reject &&
-          reTest(PAT.accept, x.name) && !reTest(PAT.reject, x.name));
-      if (!accept && !reject) continue;
-      const settings = firstMatch(inside, (x) => x.type === 'button' && x !== accept &&
-          x !== reject && reTest(PAT.settings, x.name)) || firstMatch(inside, (x) => isClickable(x) &&
-          x !== accept && x !== reject && reTest(PAT.settings, x.name));
-      const close = firstMatch(inside, (x) => x !== accept && x !== reject && isCloseControl(x));
-      addPattern(pc, 'cookie_banner', container, { accept, reject, settings, close });
+      if (!container || isClaimed(pc, container) ||
+          find(vendor, (p) => composedContains(container, p.container))) {
+        continue;
+      }
+      const fields = consentControls(itemsIn(pc, container));
+      if (!fields.accept && !fields.reject) continue;
+      addPattern(pc, 'cookie_banner', container, fields);
       return;
     }
   }
@@ -2354,7 +2409,8 @@
     let depth = 0;
     for (let n = composedParent(el); n && depth < 12; n = composedParent(n), depth++) {
       const tag = tagOf(n);
-      if (tag === 'body' || tag === 'html') return null;
+      if (tag === 'body') return consentFrameBody(n);
+      if (tag === 'html') return null;
       const byAttr = reTest(PAT.cookieAttr, attrSignals(n));
       const framed = isDialogish(n) || isPositioned(n) || ariaRole(n) === 'region' ||
           ariaRole(n) === 'banner';
@@ -2368,6 +2424,19 @@
     return null;
   }
 
+  /**
+   * The body of a frame whose whole document is a consent message (a consent manager's own
+   * iframe, as TrustArc's and Sourcepoint's): short, about cookies or consent. Never the top
+   * page's body.
+   */
+  function consentFrameBody(body) {
+    const doc = ownerDocument(body);
+    const framed = doc !== TOP_DOC ? frameChainOf(body).length > 0 : inForeignFrame();
+    if (!framed) return null;
+    const text = elementText(body);
+    return text.length <= 3000 && reTest(PAT.cookieText, text) ? body : null;
+  }
+
   /** Widen to the outermost ancestor still named like a consent banner (e.g. #onetrust-banner). */
   function outermostCookieContainer(el) {
     let best = el;
@@ -2378,6 +2447,279 @@
       if (reTest(PAT.cookieAttr, attrSignals(n))) best = n;
     }
     return best;
+  }
+
+  // ----- pack patterns: rules as data (packs/*/patterns.yaml, intent-engine.md §9.3) -----
+  //
+  // The scan's `pattern_rules` parameter: [{name, provides, detection: {container, frame,
+  // url_contains, url_matches, text_contains}, elements: {<field>: {selector, xpath, text,
+  // text_contains, role}}}]. A rule whose detection holds yields the pattern `provides` (or its
+  // own name) with `vendor` = the rule's name; each element is found inside the container
+  // (piercing open shadow roots) and becomes a field holding its element id. A rule that
+  // cannot be read (a bad selector or regex) is skipped.
+
+  const RegExpCtor = (/x/).constructor; // the scanner realm's RegExp, as literals use it
+
+  function detectRulePatterns(pc, rules) {
+    if (!isArray(rules) || !rules.length) return;
+    pc.ruleHits = ruleContainerHits(pc, rules);
+    let registered = false;
+    each(rules, (rule) => {
+      if (!rule || typeof rule !== 'object' || isArray(rule)) return;
+      try {
+        registered = evaluateRule(pc, rule) || registered;
+      } catch (e) {
+        // an unreadable rule detects nothing
+      }
+    });
+    // Elements the scan had not listed got a place in document order: keys follow.
+    if (registered) assignKeys(pc.all);
+  }
+
+  function textList(v) {
+    const list = isArray(v) ? v : [v];
+    return filter(map(list, (t) => (typeof t === 'string' || typeof t === 'number' ? str(t) : '')),
+        (t) => t !== '');
+  }
+
+  /** Any text of `v` (a text or a list) inside `hay`, case- and space-insensitively. */
+  function containsAnyText(hay, v) {
+    const h = consentLabel(collapse(hay));
+    return find(textList(v), (t) => contains_(h, consentLabel(collapse(t)))) !== null;
+  }
+
+  /** Returns true when it registered elements the scan had not listed. */
+  function evaluateRule(pc, rule) {
+    const det = rule.detection && typeof rule.detection === 'object' ? rule.detection : {};
+    const url = str(docUrl(TOP_DOC));
+    if (hasOwn(det, 'url_contains') && !find(textList(det.url_contains), (t) => contains_(url, t))) {
+      return false;
+    }
+    if (hasOwn(det, 'url_matches') && !reTest(new RegExpCtor(str(det.url_matches)), url)) return false;
+    let container = null;
+    if (hasOwn(det, 'container')) {
+      container = ruleContainer(pc, str(det.container), hasOwn(det, 'frame') ? str(det.frame) : '');
+      if (!container || isClaimed(pc, container)) return false;
+    }
+    if (hasOwn(det, 'text_contains')) {
+      const scope = container || docBody(TOP_DOC);
+      if (!scope || !containsAnyText(safeInnerText(scope), det.text_contains)) return false;
+    }
+    const name = str(rule.provides || rule.name);
+    if (!name) return false;
+    const before = pc.all.length;
+    const fields = {};
+    const elements = rule.elements && typeof rule.elements === 'object' ? rule.elements : {};
+    each(objectKeys(elements), (k) => {
+      const item = ruleElement(pc, container, elements[k]);
+      if (item) fields[k] = item;
+    });
+    // A consent banner's choices the rule does not name come from the vocabulary.
+    if (name === 'cookie_banner' && container) consentControls(itemsIn(pc, container), fields);
+    const extra = { vendor: str(rule.name || '') };
+    if (container) addPattern(pc, name, container, fields, extra);
+    else {
+      // A page-wide pattern (url or text only) claims no container: its elements stay free.
+      each(objectKeys(fields), (k) => setAdd(pc.important, fields[k].el));
+      push(pc.list, { name, container: docBody(TOP_DOC) || docElement(TOP_DOC), fields, extra });
+    }
+    return pc.all.length !== before;
+  }
+
+  /**
+   * One query per root for all the plain container selectors (a page has many shadow roots and
+   * a pack many rules): the elements any of them matches, in walk order; null when one selector
+   * is unreadable (each rule then queries alone, and the bad one fails alone).
+   */
+  function ruleContainerHits(pc, rules) {
+    const sels = [];
+    each(rules, (r) => {
+      const c = r && r.detection && typeof r.detection === 'object' ? r.detection.container : null;
+      if (typeof c === 'string' && c && !contains_(c, '>>>')) push(sels, c);
+    });
+    if (!sels.length) return [];
+    try {
+      return flatMap(pc.walk.roots, (root) => queryAll(root, join(sels, ', ')));
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** True inside a frame whose parent this world cannot reach (a cross-origin frame's scan). */
+  function inForeignFrame() {
+    try {
+      const parent = TOP_WINDOW.parent;
+      if (!parent || parent === TOP_WINDOW) return false;
+      return !parent.document;
+    } catch (e) {
+      return true;
+    }
+  }
+
+  /**
+   * The first shown element matching `selector` in the document, its open shadow roots and
+   * same-origin frames ("A >>> B" walks explicitly). With `frame` (an iframe selector), only
+   * inside matching frames; a cross-origin frame's own scan looks in its document.
+   */
+  function ruleContainer(pc, selector, frame) {
+    let found;
+    if (contains_(selector, '>>>')) found = resolveAll(selector);
+    else {
+      let roots = pc.walk.roots;
+      if (frame && !inForeignFrame()) {
+        const docs = [];
+        each(pc.walk.frames, (f) => {
+          if (f.doc && matches(f.iframe, frame)) push(docs, f.doc);
+        });
+        roots = filter(roots, (r) => includes(docs, nodeType(r) === DOCUMENT_NODE ? r : ownerDocument(r)));
+      }
+      const inRoots = (el) => includes(roots, getRootNode(el));
+      found = pc.ruleHits ? filter(pc.ruleHits, (el) => matches(el, selector) && inRoots(el))
+          : flatMap(roots, (r) => queryAll(r, selector));
+    }
+    // Shown: visible itself, or holding a visible control (a host whose content is all in
+    // its shadow root may have no box of its own).
+    return find(found, (el) => isVisible(el) ||
+        find(pc.items, (i) => composedContains(el, i.el)) !== null) || null;
+  }
+
+  /** Elements matching `selector` inside `container` (or anywhere), through open shadow roots. */
+  function queryDeep(pc, container, selector) {
+    if (contains_(selector, '>>>')) {
+      return filter(resolveAll(selector), (el) => !container || composedContains(container, el));
+    }
+    if (!container) return flatMap(pc.walk.roots, (r) => queryAll(r, selector));
+    const out = [];
+    each(queryAll(container, selector), (el) => push(out, el));
+    each(pc.walk.roots, (r) => {
+      if (nodeType(r) === DOCUMENT_NODE) {
+        const view = docView(r);
+        let host = null;
+        try {
+          host = view && view.frameElement;
+        } catch (e) {
+          host = null;
+        }
+        if (host && composedContains(container, host)) each(queryAll(r, selector), (el) => push(out, el));
+      } else if (composedContains(container, srHost(r))) {
+        each(queryAll(r, selector), (el) => push(out, el));
+      }
+    });
+    return out;
+  }
+
+  /** The item of the first shown element that an element rule finds, or null. */
+  function ruleElement(pc, container, spec) {
+    if (!spec || typeof spec !== 'object') return null;
+    let found;
+    if (spec.selector) found = queryDeep(pc, container, str(spec.selector));
+    else if (spec.xpath) {
+      const scope = container || docElement(TOP_DOC);
+      found = evaluateXPath(ownerDocument(scope), scope, str(spec.xpath), str(spec.xpath));
+    } else {
+      found = map(filter(pc.items, (i) => isClickable(i) && (!container || composedContains(container, i.el))),
+          (i) => i.el);
+    }
+    for (let i = 0; i < found.length; i++) {
+      const el = found[i];
+      if (!isVisible(el)) continue;
+      const item = itemForElement(pc, el);
+      if (!item) continue;
+      // What a person reads on it: its accessible name or its visible text.
+      const names = [item.name, collapse(safeInnerText(el))];
+      if (hasOwn(spec, 'text') &&
+          !find(names, (n) => consentLabel(n) === consentLabel(collapse(str(spec.text))))) {
+        continue;
+      }
+      if (hasOwn(spec, 'text_contains') && !containsAnyText(join(names, ' '), spec.text_contains)) continue;
+      if (spec.role && !ruleRoleHolds(item, str(spec.role))) continue;
+      return item;
+    }
+    return null;
+  }
+
+  function ruleRoleHolds(item, role) {
+    const r = lc(role);
+    return r === item.type || r === item.role || r === ariaRole(item.el) || r === item.tag ||
+        (r === 'text' && item.type === 'input');
+  }
+
+  /**
+   * The scan item for `el`: its own; the control it is part of (a label span inside a button);
+   * the one control it wraps; else a new item, registered in document order.
+   */
+  function itemForElement(pc, el) {
+    let own = find(pc.all, (i) => i.el === el);
+    if (own) return own;
+    let up = composedParent(el);
+    for (let depth = 0; up && depth < 3; depth++, up = composedParent(up)) {
+      own = find(pc.all, (i) => i.el === up);
+      if (own) return own;
+    }
+    const inner = filter(pc.all, (i) => composedContains(el, i.el));
+    if (inner.length === 1) return inner[0];
+    return registerElement(pc, el);
+  }
+
+  function registerElement(pc, el) {
+    const item = measure({ el, ctx: contextOf(el) }, newVisibilityCache(), pc.vp, false);
+    if (!item) return null;
+    insertInOrder(pc.all, item);
+    insertInOrder(pc.items, item);
+    return item;
+  }
+
+  /** Inserts `item` before the first item that follows it in composed document order. */
+  function insertInOrder(list, item) {
+    let at = list.length;
+    for (let i = 0; i < list.length; i++) {
+      if (composedPrecedes(item.el, list[i].el)) {
+        at = i;
+        break;
+      }
+    }
+    for (let i = list.length; i > at; i--) list[i] = list[i - 1];
+    list[at] = item;
+  }
+
+  /**
+   * True when `a` comes before `b` in the order the scan walks: document order, a shadow
+   * root's content right after its host, a frame's document right after its iframe.
+   */
+  function composedPrecedes(a, b) {
+    const pa = composedPath(a);
+    const pb = composedPath(b);
+    let i = 0;
+    while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+    if (i === pa.length) return true; // a is an ancestor (or host) of b
+    if (i === pb.length) return false;
+    const x = pa[i];
+    const y = pb[i];
+    // One of them is the shadow-root side of the shared parent host: shadow content first.
+    const xs = getRootNode(x) !== getRootNode(y) && i > 0 && isShadowRoot(getRootNode(x)) &&
+        srHost(getRootNode(x)) === pa[i - 1];
+    const ys = getRootNode(x) !== getRootNode(y) && i > 0 && isShadowRoot(getRootNode(y)) &&
+        srHost(getRootNode(y)) === pb[i - 1];
+    if (xs !== ys) return xs;
+    for (let n = nextSibling(x); n; n = nextSibling(n)) if (n === y) return true;
+    return false;
+  }
+
+  /** Ancestors from the top document down to `el`, through shadow hosts and iframes. */
+  function composedPath(el) {
+    const up = [];
+    for (let n = el; n;) {
+      push(up, n);
+      const p = composedParent(n);
+      if (p) n = p;
+      else {
+        const chain = frameChainOf(n);
+        n = chain.length ? chain[chain.length - 1] : null;
+      }
+    }
+    const out = [];
+    for (let i = up.length - 1; i >= 0; i--) push(out, up[i]);
+    return out;
   }
 
   // ----- modal_dialog, promo_popup, notification_toast, overlay -----
