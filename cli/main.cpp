@@ -16,6 +16,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/scanner_shell.h"
+#include "engine/packs.h"
 #include "engine/session.h"
 #include "engine/secrets.h"
 #include "net/http.h"
@@ -114,6 +115,22 @@ std::string homeDir() {
   return h ? h : "";
 }
 
+nlohmann::json g_pattern_rules = nlohmann::json::array();
+
+// Shipped data (intents, packs): beside the installed binary (share/lemmascope/<rel>), else the
+// source tree this binary was built from.
+std::string shippedDir(const std::string& installed_rel, const std::string& source_rel) {
+  char buf[4096];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n > 0) {
+    buf[n] = 0;
+    std::filesystem::path installed = std::filesystem::path(buf).parent_path() / ".." / "share" / "lemmascope" / installed_rel;
+    std::error_code ec;
+    if (std::filesystem::is_directory(installed, ec)) return installed.lexically_normal().string();
+  }
+  return std::string(LSCOPE_SOURCE_DIR) + "/" + source_rel;
+}
+
 // Shipped intents: beside the installed binary (share/lemmascope/intents/core), else the
 // source tree this binary was built from.
 std::string coreIntentsDir() {
@@ -133,6 +150,7 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.secrets = g_secrets;
   s.registry = g_registry;
   s.config = g_config;
+  s.pattern_rules = g_pattern_rules;
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   return s;
@@ -327,6 +345,11 @@ int main(int argc, char** argv) {
     g_registry = std::make_shared<lscope::IntentRegistry>(sources, lscope::builtinIntents());
     g_registry->setPriority(g_config.tier_priority);
     for (const auto& e : g_registry->errors()) spdlog::warn("intent not loaded: {}", e.message());
+    // Pattern packs for every site (the consent managers' rules, §9): shipped, then the user's.
+    auto packs = lscope::loadPatternPacks({shippedDir("packs", "packs"),
+                                           homeDir().empty() ? "" : homeDir() + "/.lemmascope/packs"});
+    for (const auto& e : packs.errors) spdlog::warn("pack not loaded: {}", e.message());
+    g_pattern_rules = packs.rules;
   }
   if (tools->parsed()) return printTools(o);
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);

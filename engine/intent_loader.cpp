@@ -1101,6 +1101,28 @@ class Builder {
 
 }  // namespace
 
+Result<json> parseYamlDocument(const std::string& text, const std::string& file) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    return Status(codes::kPackLoadFailed,
+                  file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": not valid YAML: " + e.msg,
+                  "check the indentation and quotes around that place");
+  }
+  Marks marks;
+  Converter conv(file, marks);
+  json doc;
+  if (!conv.convert(root, "", doc)) {
+    return Status(codes::kPackLoadFailed,
+                  file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
+                      std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
+                  "remove the repeated key");
+  }
+  return doc;
+}
+
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options) {
   YAML::Node root;
   try {

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "engine/intent_model.h"
 #include "engine/status.h"
 
@@ -15,6 +17,9 @@ struct LoadOptions {
   std::string tier = "user";
   bool trusted = false;  // execute steps allowed
 };
+
+// A YAML (or JSON) document as JSON; errors are PACK_LOAD_FAILED with "file:line:column: why".
+Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::string& file);
 
 // Errors are DEFINITION_INVALID with "file:line:column: /json/pointer: what is wrong".
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options);

@@ -83,8 +83,8 @@ Status run(IntentRun& run) {
     if (!c) return c.status();
     page.settle();
     Status found = run.waitFor([&]() -> Result<bool> {
-      return bannerButton(run.scan, "reject") != nullptr || firstWhere(run.scan, isReject) != nullptr ||
-             firstWhere(run.scan, isSaveChoice) != nullptr;
+      return bannerButton(run.scan, "reject") != nullptr || bannerButton(run.scan, "save") != nullptr ||
+             firstWhere(run.scan, isReject) != nullptr || firstWhere(run.scan, isSaveChoice) != nullptr;
     }, 3000);
     if (!found) {
       return Status(codes::kTargetNotFound, "the consent settings show no way to save a choice",
@@ -92,6 +92,7 @@ Status run(IntentRun& run) {
     }
     button = bannerButton(run.scan, "reject");
     if (!button) button = firstWhere(run.scan, isReject);
+    if (!button) button = bannerButton(run.scan, "save");
     if (!button) button = firstWhere(run.scan, isSaveChoice);
   }
   if (!button) {
