@@ -1,0 +1,194 @@
+// Lemmascope listener registry: which elements a page gave click-like listeners. It runs in the
+// page's own (main) world, before page scripts where the backend can arrange it (CDP:
+// Page.addScriptToEvaluateOnNewDocument; chromedriver: the same through goog/cdp/execute), else
+// when the scanner is injected (WebDriver). The scanner, often in another world (a CDP isolated
+// world), learns the elements over DOM events, which cross worlds where JS objects do not:
+//
+//   scanner -> document:  "<channel>-q"   tell me the elements registered since the last query
+//                         "<channel>-qa"  tell me every element still registered (a new scanner)
+//   registry -> element:  "<channel>-on"  this element has click-like listeners (composed, so a
+//                         "<channel>-off" it has none any more    capture listener on the
+//   registry -> document: "<channel>-end" answered                 document sees it)
+//   installer -> document "<channel>-ping", registry answers "<channel>-pong": already installed.
+//
+// `channel` is a random token the backend makes per session: a page that does not know it sees
+// no event it could listen to. What a page can notice is in scanner/README.md ("Listener
+// registry"). The file is one function expression: the backend evaluates `(<file>)("<token>")`.
+(function (channel) {
+  'use strict';
+  const W = globalThis;
+  const doc = W.document;
+  if (!doc || typeof channel !== 'string' || !channel) return;
+  // Everything used later is captured now (at document start a page has not touched anything).
+  const apply = Reflect.apply;
+  const getOwn = Object.getOwnPropertyDescriptor;
+  const defineProp = Object.defineProperty;
+  const ProxyC = W.Proxy;
+  const ET = W.EventTarget && W.EventTarget.prototype;
+  if (!ET || !ProxyC) return;
+  const addOriginal = ET.addEventListener;
+  const removeOriginal = ET.removeEventListener;
+  const dispatch = ET.dispatchEvent;
+  const EventC = W.Event;
+  const nodeTypeOf = getOwn(W.Node.prototype, 'nodeType').get;
+  const connectedOf = getOwn(W.Node.prototype, 'isConnected').get;
+  const WeakMapC = W.WeakMap;
+  const wmGet = W.WeakMap.prototype.get;
+  const wmSet = W.WeakMap.prototype.set;
+  const WeakRefC = typeof W.WeakRef === 'function' ? W.WeakRef : null;
+  const deref = WeakRefC ? W.WeakRef.prototype.deref : null;
+
+  const on = (target, type, fn) => apply(addOriginal, target, [type, fn, true]);
+  const fire = (target, type) => apply(dispatch, target, [new EventC(type, { bubbles: false, composed: true })]);
+
+  // Installed already in this document (at document start, and now again by a WebDriver scanner)?
+  let installed = false;
+  const pong = () => { installed = true; };
+  on(doc, channel + '-pong', pong);
+  fire(doc, channel + '-ping');
+  apply(removeOriginal, doc, [channel + '-pong', pong, true]);
+  if (installed) return;
+
+  // Event types a person's press produces (pointer, mouse, touch); listeners for them make an
+  // element something to click.
+  const PRESS = { click: 1, dblclick: 1, auxclick: 1, mousedown: 1, mouseup: 1, pointerdown: 1,
+    pointerup: 1, touchstart: 1, touchend: 1 };
+  // element -> [[type, listener, capture], ...]: the press listeners it has now. The DOM ignores
+  // a second identical registration and removeEventListener takes one off: mirror both.
+  const entries = new WeakMapC();
+  let order = []; // elements (WeakRefs where available) in the order they got their first listener
+  let offs = []; // elements that lost their last one since the last query
+  let told = 0; // `order` entries already reported
+  let detached = []; // registered while outside the document: reported once they are in it
+  let compactAt = 256; // `order` length at which dead entries are dropped
+
+  const isElement = (target) => {
+    try {
+      return apply(nodeTypeOf, target, []) === 1;
+    } catch (e) {
+      return false; // window, XMLHttpRequest, ...: not a node
+    }
+  };
+  const captureOf = (options) => (options !== null && typeof options === 'object' ? !!options.capture : !!options);
+  const find = (list, type, fn, capture) => {
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (e[0] === type && e[1] === fn && e[2] === capture) return i;
+    }
+    return -1;
+  };
+  const hold = (el) => (WeakRefC ? new WeakRefC(el) : el);
+  const held = (ref) => (WeakRefC ? apply(deref, ref, []) : ref);
+
+  function added(target, type, fn, options) {
+    if (typeof type !== 'string' || PRESS[type] !== 1 || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
+    if (!isElement(target)) return;
+    let list = apply(wmGet, entries, [target]);
+    if (!list) {
+      list = [];
+      apply(wmSet, entries, [target, list]);
+    }
+    const capture = captureOf(options);
+    if (find(list, type, fn, capture) !== -1) return;
+    list[list.length] = [type, fn, capture];
+    if (list.length === 1) order[order.length] = hold(target);
+  }
+
+  function removed(target, type, fn, options) {
+    if (typeof type !== 'string' || PRESS[type] !== 1) return;
+    const list = apply(wmGet, entries, [target]);
+    if (!list || !list.length) return;
+    const i = find(list, type, fn, captureOf(options));
+    if (i === -1) return;
+    for (let j = i; j < list.length - 1; j++) list[j] = list[j + 1];
+    list.length = list.length - 1;
+    if (!list.length) offs[offs.length] = hold(target);
+  }
+
+  const listening = (el) => {
+    const list = el ? apply(wmGet, entries, [el]) : null;
+    return !!list && list.length > 0;
+  };
+
+  // The wrappers are Proxies of the originals: same name, length and native-looking source.
+  const wrap = (fn, before) => new ProxyC(fn, {
+    apply(target, self, args) {
+      try {
+        before(self, args[0], args[1], args[2]);
+      } catch (e) {
+        // never in the page's way
+      }
+      return apply(target, self, args);
+    },
+  });
+  const replaceMethod = (owner, name, fn) => {
+    const d = getOwn(owner, name);
+    if (!d || d.value !== fn) return;
+    defineProp(owner, name, { value: fn === addOriginal ? wrap(fn, added) : wrap(fn, removed),
+      writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
+  };
+  replaceMethod(ET, 'addEventListener', addOriginal);
+  replaceMethod(ET, 'removeEventListener', removeOriginal);
+
+  // el.onclick = fn (the content attribute is in the DOM, where the scanner reads it).
+  const handlerProps = [['onclick', 'click'], ['onmousedown', 'mousedown'], ['onpointerdown', 'pointerdown']];
+  const owners = [W.HTMLElement && W.HTMLElement.prototype, W.SVGElement && W.SVGElement.prototype];
+  const PROP = {}; // the "listener" of a handler property: one per element and type
+  for (let o = 0; o < owners.length; o++) {
+    const owner = owners[o];
+    for (let p = 0; p < handlerProps.length; p++) {
+      const d = owner ? getOwn(owner, handlerProps[p][0]) : null;
+      if (!d || typeof d.set !== 'function' || !d.configurable) continue;
+      const type = handlerProps[p][1];
+      const set = new ProxyC(d.set, {
+        apply(target, self, args) {
+          try {
+            if (typeof args[0] === 'function') added(self, type, PROP, false);
+            else removed(self, type, PROP, false);
+          } catch (e) {
+            // never in the page's way
+          }
+          return apply(target, self, args);
+        },
+      });
+      defineProp(owner, handlerProps[p][0], { get: d.get, set, enumerable: d.enumerable, configurable: true });
+    }
+  }
+
+  // Queries. Answers synchronously, inside the scanner's dispatchEvent.
+  function tell(ref, notYet) {
+    const el = held(ref);
+    if (!el || !listening(el)) return;
+    // An event on an element outside the document reaches no document listener: try later.
+    if (!apply(connectedOf, el, [])) notYet[notYet.length] = ref;
+    else fire(el, channel + '-on');
+  }
+
+  function answer(all) {
+    const notYet = [];
+    for (let i = 0; i < detached.length; i++) tell(detached[i], notYet);
+    for (let i = all ? 0 : told; i < order.length; i++) tell(order[i], notYet);
+    detached = notYet;
+    for (let i = 0; i < offs.length; i++) {
+      const el = held(offs[i]);
+      if (el && !listening(el)) fire(el, channel + '-off');
+    }
+    offs = [];
+    // Forget collected and listener-less elements once the list has doubled (elements that get
+    // listeners again are added again).
+    if (order.length > compactAt) {
+      const kept = [];
+      for (let i = 0; i < order.length; i++) {
+        const el = held(order[i]);
+        if (el && listening(el)) kept[kept.length] = order[i];
+      }
+      order = kept;
+      compactAt = 2 * kept.length > 256 ? 2 * kept.length : 256;
+    }
+    told = order.length;
+    fire(doc, channel + '-end');
+  }
+  on(doc, channel + '-q', () => answer(false));
+  on(doc, channel + '-qa', () => answer(true));
+  on(doc, channel + '-ping', () => fire(doc, channel + '-pong'));
+})
