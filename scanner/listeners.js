@@ -23,6 +23,8 @@
   const apply = Reflect.apply;
   const getOwn = Object.getOwnPropertyDescriptor;
   const defineProp = Object.defineProperty;
+  const objectCreate = Object.create;
+  const createNull = () => objectCreate(null);
   const ProxyC = W.Proxy;
   const ET = W.EventTarget && W.EventTarget.prototype;
   if (!ET || !ProxyC) return;
@@ -80,9 +82,33 @@
   const hold = (el) => (WeakRefC ? new WeakRefC(el) : el);
   const held = (ref) => (WeakRefC ? apply(deref, ref, []) : ref);
 
+  // element -> {types: {type: 1}, n}: every event type it listens to. Frameworks that delegate
+  // all events to their root container (React) listen to dozens of types there: such an element
+  // is a root, not something to click.
+  const ROOT_TYPES = 12;
+  const kinds = new WeakMapC();
+  const isRoot = (el) => {
+    const k = apply(wmGet, kinds, [el]);
+    return !!k && k.n >= ROOT_TYPES;
+  };
+
+  function noteType(target, type) {
+    let k = apply(wmGet, kinds, [target]);
+    if (!k) {
+      k = { types: createNull(), n: 0 };
+      apply(wmSet, kinds, [target, k]);
+    }
+    if (k.types[type] === 1) return;
+    k.types[type] = 1;
+    k.n++;
+    if (k.n === ROOT_TYPES) offs[offs.length] = hold(target);
+  }
+
   function added(target, type, fn, options) {
-    if (typeof type !== 'string' || PRESS[type] !== 1 || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
+    if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
     if (!isElement(target)) return;
+    noteType(target, type);
+    if (PRESS[type] !== 1) return;
     let list = apply(wmGet, entries, [target]);
     if (!list) {
       list = [];
@@ -107,7 +133,7 @@
 
   const listening = (el) => {
     const list = el ? apply(wmGet, entries, [el]) : null;
-    return !!list && list.length > 0;
+    return !!list && list.length > 0 && !isRoot(el);
   };
 
   // The wrappers are Proxies of the originals: same name, length and native-looking source.

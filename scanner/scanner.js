@@ -1481,8 +1481,16 @@
     const byRef = labelledByText(el);
     if (byRef) return byRef;
     const aria = collapse(attr(el, 'aria-label'));
-    if (aria) return aria;
     const tag = tagOf(el);
+    if (aria) {
+      // A field's visible <label> is what a person reads; an aria-label that says something else
+      // (Pikaday's "Use the arrow keys to pick a date") stays an alias.
+      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+        const label = controlLabelText(el);
+        if (label && reTest(/[\p{L}\p{N}]/u, label) && lc(label) !== lc(aria)) return label;
+      }
+      return aria;
+    }
     if (tag === 'input') {
       const type = lc(attr(el, 'type'));
       if (BUTTON_INPUTS[type]) {
@@ -1518,7 +1526,22 @@
     if (content && reTest(/[\p{L}\p{N}]/u, content)) return content;
     const described = describedByText(el);
     return collapse(attr(el, 'title')) || tooltipText(el) || (described.length <= 60 ? described : '') ||
-        iconName(el) || content || described || collapse(textContent(el));
+        iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el);
+  }
+
+  // Action words of class names ("flatpickr-prev-month", "btn-close"): the last resort for a
+  // control that nothing else names.
+  const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
+
+  function actionClassWords(el) {
+    const tokens = strSplit(collapse(attr(el, 'class')), ' ');
+    for (let i = 0; i < tokens.length; i++) {
+      const parts = strSplit(lc(tokens[i]), /[-_]+/);
+      for (let j = 0; j < parts.length; j++) {
+        if (reTest(ACTION_WORD, parts[j])) return join(sliceArr(parts, j, parts.length), ' ');
+      }
+    }
+    return '';
   }
 
   // Tooltip libraries keep the text in attributes (Bootstrap, tippy.js, balloon.css, hint.css...).
@@ -1606,7 +1629,8 @@
   /** A label-like text: short (<= 60 characters, 8 words), without a trailing ":" or "*". */
   function labelish(t) {
     const clean = collapse(strReplace(t, /[\s:*\u00a0]+$/, ''));
-    if (!clean || clean.length > 60 || strSplit(clean, ' ').length > 8) return '';
+    // A sentence ("Join our newsletter for exclusive offers.") introduces a form; it is no label.
+    if (!clean || clean.length > 60 || strSplit(clean, ' ').length > 8 || reTest(/[.!?]$/, clean)) return '';
     return clean;
   }
 
@@ -1620,7 +1644,7 @@
   const ICON_NOT_GLYPH = /^(?:fa-(?:solid|regular|light|thin|duotone|sharp|brands|classic|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|li|ul|stack|stack-[12]x|pull-(?:left|right|start|end)|rotate-[0-9a-z-]+|flip-[a-z]+|swap-opacity|width-auto|sharp-[a-z]+)|ti-(?:[1-9]x|lg|sm|xs|spin|fw)|mdi-(?:spin|rotate-[0-9]+|flip-[hv]|light|dark|inactive|[0-9]+px)|bx-(?:xs|sm|md|lg|spin|tada|flashing|burst|fade-[a-z]+|rotate-[0-9]+|flip-[a-z]+|border|border-circle|pull-[a-z]+)|icon-(?:sm|lg|xs|md|xl|[0-9]+|fw|white|inline|size-[a-z0-9]+)|ion-(?:ios|md)|la-(?:lg|[1-9]x|fw|spin))$/;
   const NOT_GLYPH_WORDS = { has: 1, with: 1, btn: 1, button: 1, nav: 1, sidebar: 1, card: 1, list: 1,
     item: 1, input: 1, form: 1, header: 1, social: 1, app: 1, brand: 1, text: 1, link: 1, menu: 0,
-    left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1 };
+    left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1, ui: 1 };
   const ICON_SELECTOR = 'i, svg, span, [class*="icon" i], [class*="fa-"], [class*="bi-"], [data-icon], use';
   const MATERIAL_CLASS = /(?:^|\s)material-(?:icons|symbols)[a-z-]*(?:\s|$)/;
 
@@ -1949,7 +1973,9 @@
     }
     // Custom buttons and <button type=button>: submit-like text next to text fields, in a "form"
     // without <form> that has no native submit button of its own.
-    if (!reTest(RE.submitText, name)) return false;
+    if (!reTest(RE.submitText, name) || reTest(/\b(month|year|week|page|slide|image|photo|picture)\b/i, name)) {
+      return false;
+    }
     const scope = nearbyScope(el);
     return !!scope && !!firstOfComposed(scope, TEXT_FIELD_SELECTOR) &&
         !firstOfComposed(scope, 'button[type=submit], input[type=submit], input[type=image], form button:not([type])');
@@ -2179,6 +2205,7 @@
     };
     if (item.alias) add(item.alias);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
+    add(attr(el, 'aria-label'));
     add(attr(el, 'title'));
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
       add(tooltipText(el));
@@ -2358,7 +2385,7 @@
       if (marked && isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx, why: 0 });
       else {
         const reasons = why | (marked ? attributeReasons(el) : 0);
-        if (reasons && !NOT_CLICKABLE_TAGS[tag]) push(walk.candidates, { el, ctx, why: reasons });
+        if (reasons && !NOT_CLICKABLE_TAGS[tag] && !structural(el)) push(walk.candidates, { el, ctx, why: reasons });
       }
       if (marked && (tag === 'iframe' || tag === 'frame')) visitFrame(el, ctx, walk);
     }
@@ -2395,11 +2422,16 @@
     separator: 1, scrollbar: 1, progressbar: 1, meter: 1, note: 1, math: 1, definition: 1,
     term: 1, listbox: 1, radiogroup: 1, rowgroup: 1, columnheader: 1, rowheader: 1 };
 
+  /** A box of structure (a dialog, a region, a list...): never a plain clickable itself. */
+  function structural(el) {
+    return !!STRUCTURE_ROLES[ariaRole(el)] || getAttribute(el, 'aria-modal') === 'true';
+  }
+
   /** BY_TABINDEX | BY_HANDLER from the attributes of an element CANDIDATE_SUPERSET matched. */
   function attributeReasons(el) {
     let why = 0;
     const ti = getAttribute(el, 'tabindex');
-    if (ti !== null && +ti >= 0 && !STRUCTURE_ROLES[ariaRole(el)]) why |= BY_TABINDEX;
+    if (ti !== null && +ti >= 0) why |= BY_TABINDEX;
     if (hasAttribute(el, 'onclick') || hasAttribute(el, 'onmousedown') || hasAttribute(el, 'onpointerdown')) {
       why |= BY_HANDLER;
     }
@@ -2622,7 +2654,7 @@
     if (!interactive) {
       syncListeners(ownerDocument(el));
       why = plainReasons(el, pointerCandidates(getRootNode(el))) | attributeReasons(el);
-      if (why && !NOT_CLICKABLE_TAGS[tag] && vis.visible) why = confirmClickable({ el, why });
+      if (why && !NOT_CLICKABLE_TAGS[tag] && !structural(el) && vis.visible) why = confirmClickable({ el, why });
       else why = 0;
       interactive = why !== 0;
     }
@@ -5109,7 +5141,7 @@
   /** True when `el` is a plain element a person can click (the scan's rules, one element). */
   function plainClickable(el) {
     const tag = tagOf(el);
-    if (NOT_CLICKABLE_TAGS[tag]) return false;
+    if (NOT_CLICKABLE_TAGS[tag] || structural(el)) return false;
     let why = plainReasons(el, pointerCandidates(getRootNode(el)));
     const ti = getAttribute(el, 'tabindex');
     if (ti !== null) why |= attributeReasons(el);
