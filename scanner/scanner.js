@@ -25,12 +25,35 @@
       frame.setAttribute('aria-hidden', 'true');
       G.document.documentElement.appendChild(frame);
       const clean = frame.contentWindow;
-      return clean && realmLooksNative(clean) ? captureBuiltins(clean) : captureBuiltins(G);
+      return clean && realmLooksNative(clean) ? withLiveEvents(captureBuiltins(clean), clean) : captureBuiltins(G);
     } catch (e) {
       return captureBuiltins(G);
     } finally {
       if (frame && frame.parentNode) frame.parentNode.removeChild(frame);
     }
+  }
+
+  /**
+   * Event listeners registered or events made through a realm whose frame is gone never run: the
+   * page's own EventTarget and createEvent methods are used wherever they are still native (a
+   * page that replaced one leaves that one to the pristine copy).
+   */
+  function withLiveEvents(b, clean) {
+    const R = clean.Reflect;
+    const native = (fn) => typeof fn === 'function' && R.apply(clean.RegExp.prototype.test,
+        /\{\s*\[native code\]\s*\}\s*$/, [R.apply(clean.Function.prototype.toString, fn, [])]);
+    const live = (owner, name, fallback) => {
+      const d = owner ? R.getOwnPropertyDescriptor(owner, name) : null;
+      return d && native(d.value) ? R.apply(clean.Function.prototype.bind, clean.Function.prototype.call, [d.value])
+          : fallback;
+    };
+    const ET = G.EventTarget && G.EventTarget.prototype;
+    b.addListener = live(ET, 'addEventListener', b.addListener);
+    b.removeListener = live(ET, 'removeEventListener', b.removeListener);
+    b.dispatchEvent = live(ET, 'dispatchEvent', b.dispatchEvent);
+    b.docCreateEvent = live(G.Document && G.Document.prototype, 'createEvent', b.docCreateEvent);
+    b.eventInit = live(G.Event && G.Event.prototype, 'initEvent', b.eventInit);
+    return b;
   }
 
   /** True when the builtins the scanner depends on still look like native code in `realm`. */
@@ -46,7 +69,10 @@
         [realm.String.prototype, ['toLowerCase', 'trim', 'indexOf', 'slice', 'replace', 'split']],
         [realm.RegExp.prototype, ['exec', 'test']], [realm.Math, ['max', 'min', 'round']],
         [realm, ['getComputedStyle', 'setTimeout', 'requestAnimationFrame', 'Map', 'Set',
-          'WeakMap', 'MutationObserver', 'Promise']],
+          'WeakMap', 'WeakSet', 'MutationObserver', 'Promise', 'Event']],
+        [realm.WeakMap.prototype, ['get', 'set']], [realm.WeakSet.prototype, ['add', 'has', 'delete']],
+        [realm.Map.prototype, ['get', 'set', 'has', 'forEach']], [realm.Set.prototype, ['add', 'has']],
+        [realm.Event.prototype, ['composedPath']],
         [realm.Document.prototype, ['querySelectorAll', 'querySelector', 'elementFromPoint',
           'elementsFromPoint']],
         [realm.Element.prototype, ['getBoundingClientRect', 'getClientRects', 'querySelectorAll',
@@ -241,6 +267,7 @@
       dispatchEvent: method(ET, 'dispatchEvent'),
       eventDefaultPrevented: getter(W.Event.prototype, 'defaultPrevented'),
       eventComposedPath: method(W.Event.prototype, 'composedPath'),
+      docCreateEvent: method(D, 'createEvent'), eventInit: method(W.Event.prototype, 'initEvent'),
       Event: W.Event,
       // Selection
       getSelection: W.getSelection ? uncurry(W.getSelection) : null,
@@ -2047,6 +2074,19 @@
     return reTest(RE.primaryClass, attr(el, 'class'));
   }
 
+  /** :disabled, asked only of the elements that can be (form controls, fieldsets, options). */
+  function isNativelyDisabled(el, tag) {
+    if (tag !== 'button' && tag !== 'input' && tag !== 'select' && tag !== 'textarea' &&
+        tag !== 'fieldset' && tag !== 'option' && tag !== 'optgroup') {
+      return false;
+    }
+    try {
+      return matches(el, ':disabled');
+    } catch (e) {
+      return hasAttribute(el, 'disabled');
+    }
+  }
+
   function isDisabled(el) {
     if (attr(el, 'aria-disabled') === 'true') return true;
     try {
@@ -2125,14 +2165,34 @@
     'autocomplete', 'title', 'alt', 'for', 'maxlength', 'minlength', 'pattern', 'min', 'max',
     'inputmode', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'data-testid', 'target'];
 
-  function relevantAttributes(el, tag, type) {
+  /**
+   * Every attribute of `el` as name -> value (a null-prototype object), read in one pass: a large
+   * scan describes thousands of elements, each with a few attributes and many questions.
+   */
+  function attributeTable(el) {
+    const t = objectCreate(null);
+    let list = null;
+    try {
+      list = B.elAttributes(el);
+    } catch (e) {
+      list = null;
+    }
+    const n = list ? list.length : 0;
+    for (let i = 0; i < n; i++) {
+      const a = list[i];
+      t[B.attrName(a)] = B.attrValue(a);
+    }
+    return t;
+  }
+
+  function relevantAttributes(el, tag, type, table) {
+    const t = table || attributeTable(el);
     const out = {};
-    each(RELEVANT_ATTRIBUTES, (name) => {
-      const v = attr(el, name);
-      if (v !== '') out[name] = truncate(v, 200);
-    });
-    if (type === 'button' && tag === 'input' && attr(el, 'value')) out.value = attr(el, 'value');
-    if (type === 'button' && tag === 'button' && attr(el, 'value')) out.value = attr(el, 'value');
+    for (let i = 0; i < RELEVANT_ATTRIBUTES.length; i++) {
+      const v = t[RELEVANT_ATTRIBUTES[i]];
+      if (v !== undefined && v !== '') out[RELEVANT_ATTRIBUTES[i]] = truncate(v, 200);
+    }
+    if (type === 'button' && (tag === 'input' || tag === 'button') && t.value) out.value = t.value;
     return out;
   }
 
@@ -2196,20 +2256,27 @@
    * Other names a person might use for the element (aliases): the full date of a calendar day,
    * the title or tooltip when the name is something else, the icon it shows. At most three.
    */
-  function aliasesOf(item) {
+  function aliasesOf(item, table) {
     const el = item.el;
+    const t = table || attributeTable(el);
     const out = [];
     const add = (v) => {
-      const t = truncate(collapse(v), TEXT_MAX);
-      if (t && t !== item.text && !includes(out, t) && lc(t) !== lc(item.name) && out.length < 3) push(out, t);
+      if (!v) return;
+      const text = truncate(collapse(v), TEXT_MAX);
+      if (text && text !== item.text && !includes(out, text) && lc(text) !== lc(item.name) && out.length < 3) {
+        push(out, text);
+      }
     };
     if (item.alias) add(item.alias);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
-    add(attr(el, 'aria-label'));
-    add(attr(el, 'title'));
+    add(t['aria-label']);
+    add(t.title);
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
-      add(tooltipText(el));
-      if (item.name.length <= 40) add(iconName(el));
+      for (let i = 0; i < TOOLTIP_ATTRIBUTES.length; i++) add(t[TOOLTIP_ATTRIBUTES[i]]);
+      // The glyph of an icon inside (a text-only element has no element children to look at).
+      if (item.name.length <= 40 && (firstElementChild(el) || reTest(/icon|fa-|bi-|ti-|mdi-|bx-|material/i, t.class || ''))) {
+        add(iconName(el));
+      }
     }
     return out;
   }
@@ -2483,8 +2550,11 @@
         addListener(doc, ch + '-off', onListenerOff, true);
         wsAdd(registryDocs, doc);
       }
-      const Ctor = eventCtor(doc, 'Event');
-      dispatchEvent(doc, new Ctor(ch + (fresh ? '-qa' : '-q')));
+      // Made by the document itself with captured methods: a page world's Event may be replaced,
+      // and constructors of a detached pristine realm do not work.
+      const query = B.docCreateEvent(doc, 'Event');
+      B.eventInit(query, ch + (fresh ? '-qa' : '-q'), false, false);
+      dispatchEvent(doc, query);
     } catch (e) {
       // no registry here: listeners stay unknown, the other signals still count
     }
@@ -3183,8 +3253,9 @@
   function elementJson(item, includeHidden, detailed, active) {
     const el = item.el;
     const tag = item.tag;
-    const stateJson = { visible: item.vis.visible, enabled: !isDisabled(el),
-      focused: active === el };
+    const table = attributeTable(el);
+    const stateJson = { visible: item.vis.visible,
+      enabled: table['aria-disabled'] !== 'true' && !isNativelyDisabled(el, tag), focused: active === el };
     const value = rawValue(el, tag, item.type);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
@@ -3195,27 +3266,30 @@
       out.xpath = xpathOf(el, item.ctx.chain);
     }
     out.rect = rectJson(item.rect);
-    out.attributes = relevantAttributes(el, tag, item.type);
+    out.attributes = relevantAttributes(el, tag, item.type, table);
     out.state = stateJson;
-    out.modifiers = modifiersOf(item, stateJson, includeHidden);
+    out.modifiers = modifiersOf(item, stateJson, includeHidden, table);
     out.in_viewport = item.inViewport;
     out.key = item.key;
     out.frame = item.ctx.label || null;
     if (tag === 'select') out.options = selectOptionTexts(el);
     else if (item.type === 'select') out.options = customOptionTexts(el);
-    const aliases = aliasesOf(item);
+    const aliases = aliasesOf(item, table);
     if (aliases.length) out.aliases = aliases;
     if (item.interactive === false) out.interactive = false;
     if (item.distance !== undefined) out.distance = round(item.distance);
     return out;
   }
 
-  function modifiersOf(item, st, includeHidden) {
+  function modifiersOf(item, st, includeHidden, table) {
     const out = [];
-    const el = item.el;
-    if (isRequired(el)) push(out, 'required');
+    const t = table || attributeTable(item.el);
+    if (t.required !== undefined || t['aria-required'] === 'true') push(out, 'required');
     if (!st.enabled) push(out, 'disabled');
-    if (isReadonly(el) && (item.type === 'input' || item.type === 'textarea')) push(out, 'readonly');
+    if ((t.readonly !== undefined || t['aria-readonly'] === 'true') &&
+        (item.type === 'input' || item.type === 'textarea')) {
+      push(out, 'readonly');
+    }
     if (includeHidden && !st.visible) push(out, 'hidden');
     if (item.primary) push(out, 'primary');
     if (st.checked === true) push(out, 'checked');
