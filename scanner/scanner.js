@@ -1642,7 +1642,10 @@
       elements++;
       const tag = tagOf(n);
       if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'br') continue;
-      if (HEADING_TAGS[tag] || isFormControl(n) || (tag === 'a' && hasAttribute(n, 'href'))) return '';
+      if (HEADING_TAGS[tag] || isFormControl(n) || (tag === 'a' && hasAttribute(n, 'href')) ||
+          looksLikeHeading(n)) {
+        return '';
+      }
       if (tag === 'label' && (hasAttribute(n, 'for') || labelControl(n))) return '';
       if (!isRenderedBox(n)) continue;
       if (firstOf(n, FIELD_SELECTOR + ', a[href]')) return '';
@@ -1651,6 +1654,20 @@
       return labelish(t);
     }
     return null;
+  }
+
+  /**
+   * A title above a form ("Welcome back") is no label: a heading role, a title-like class, or
+   * text set larger than the text around it (form fields have a smaller font of their own).
+   */
+  function looksLikeHeading(box) {
+    if (ariaRole(box) === 'heading' || reTest(/(^|[\s_-])(title|heading|header|caption|subtitle|headline)([\s_-]|$)/i, attr(box, 'class'))) {
+      return true;
+    }
+    const around = parentElement(box);
+    const a = styleOf(box);
+    const b = around ? styleOf(around) : null;
+    return !!a && !!b && parseFloatSafe(a.fontSize) > 1.2 * parseFloatSafe(b.fontSize);
   }
 
   /** A label-like text: short (<= 60 characters, 8 words), without a trailing ":" or "*". */
