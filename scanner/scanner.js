@@ -1860,7 +1860,10 @@
    * siblings become rows or items later (plainSiblings).
    */
   function plainType(el, tag) {
-    if (tag === 'tr') return 'row';
+    const role = ariaRole(el);
+    if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    if (tag === 'tr' || role === 'row') return 'row';
+    if (role === 'listitem' || role === 'cell') return 'item';
     for (let n = parentElement(el), depth = 0; n && depth < 4; n = parentElement(n), depth++) {
       if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class'))) return 'option';
     }
