@@ -2814,10 +2814,18 @@
   const NEAR_RADIUS = 500;
 
   function cmdScan(cmd) {
+    return withScanMemo(() => scan(cmd));
+  }
+
+  /**
+   * Runs `fn` with the per-scan memo: for commands that read the page without changing it (scan,
+   * query, find_text), which ask the same questions of many elements.
+   */
+  function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map() };
     try {
-      return scan(cmd);
+      return fn();
     } finally {
       scanMemo = null;
     }
@@ -2827,8 +2835,9 @@
     const t0 = now();
     const max = +param(cmd, 'max_elements', 200);
     const maxElements = numIsFinite(max) && max >= 0 ? mathFloor(max) : 200;
-    // detail_max: how many of the returned elements carry selector and xpath (the rest omit
-    // them; get_selector gives them on demand). Pattern members first, then document order.
+    // detail_max (an addition to spec §3.1, scanner/README.md): how many of the returned elements
+    // carry selector and xpath (the rest omit them; get_selector gives them on demand). Pattern
+    // members first, then document order, as for max_elements (which keeps its §3.1 meaning).
     const detail = +param(cmd, 'detail_max', maxElements);
     const detailMax = numIsFinite(detail) && detail >= 0 ? mathFloor(detail) : maxElements;
     const includeHidden = param(cmd, 'include_hidden', false) === true;
@@ -5035,7 +5044,8 @@
   const QUERY_ADDED_MAX = 100;
 
   /**
-   * query: the elements a CSS selector (combinators pierce open shadow roots and same-origin
+   * query (scanner/README.md; spec §3 has no query: the engine's target resolution): the elements
+   * a CSS selector (combinators pierce open shadow roots and same-origin
    * frames, as Playwright's css engine does; "A >>> B" as everywhere) or an XPath (in the top
    * document and every same-origin frame document) matches. `ids`: those already in the map;
    * the others (interactive or not) are registered with new ids after the current maximum and
@@ -5063,7 +5073,10 @@
     return { count: found.length, ids, added };
   }
 
-  /** get_selector: the selector and XPath of an element of the map (scan's detail_max omits them). */
+  /**
+   * get_selector (an addition to spec §3, scanner/README.md): the selector and XPath of an element
+   * of the map (scan's detail_max omits them); ELEMENT_NOT_FOUND / ELEMENT_STALE as spec §2.3.
+   */
   function cmdGetSelector(cmd) {
     const item = requireId(cmd, 'get_selector');
     return { id: item.id, selector: itemSelector(item), xpath: xpathOf(item.el, item.ctx.chain) };
@@ -5088,7 +5101,8 @@
   const FIND_TEXT_MAX = 10;
 
   /**
-   * find_text {text, match: "exact" | "contains" | "regex", max}: elements showing the text,
+   * find_text {text, match: "exact" | "contains" | "regex", max} (an addition to spec §3,
+   * scanner/README.md; issue 11's text fallback): elements showing the text,
    * with Playwright's getByText semantics (whitespace normalized; exact: the whole text, case
    * sensitive; contains: a substring, case insensitive; regex: a JavaScript pattern, "/p/flags"
    * or plain; the smallest element whose text matches, none of its children matching; button
@@ -5609,9 +5623,9 @@
   COMMANDS.get_value = cmdGetValue;
   COMMANDS.get_text = cmdGetText;
   COMMANDS.exists = cmdExists;
-  COMMANDS.query = cmdQuery;
+  COMMANDS.query = (cmd) => withScanMemo(() => cmdQuery(cmd));
   COMMANDS.get_selector = cmdGetSelector;
-  COMMANDS.find_text = cmdFindText;
+  COMMANDS.find_text = (cmd) => withScanMemo(() => cmdFindText(cmd));
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
