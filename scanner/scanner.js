@@ -3029,8 +3029,9 @@
       if (custom) {
         // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
         // part of it; the options of its open list are units. Where it wraps the focusable
-        // combobox input (tom-select), that input is the unit.
-        if (item.why && find(innerItems, (x) => x.type === 'select') !== null) {
+        // combobox input (tom-select, ARIA 1.1 comboboxes), that input is the unit.
+        if (find(innerItems, (x) => x.type === 'select' || (x.tag === 'input' && !inCustomSelectPopup(x.el))) !== null) {
+          // The combobox's own text field (ARIA 1.1: the combobox wraps its textbox) is the unit.
           setAdd(drop, item);
           continue;
         }
