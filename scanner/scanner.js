@@ -2281,7 +2281,7 @@
     const t = table || attributeTable(el);
     const out = [];
     const add = (v) => {
-      if (!v) return;
+      if (!v || v === item.name) return;
       const text = truncate(collapse(v), TEXT_MAX);
       if (text && text !== item.text && !includes(out, text) && lc(text) !== lc(item.name) && out.length < 3) {
         push(out, text);
