@@ -1354,11 +1354,33 @@
       if (t !== ELEMENT_NODE || depth > 20) continue;
       const tag = tagOf(c);
       if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
+      if (tag === 'slot') {
+        s += slottedTextWithoutControls(c, depth + 1);
+        continue;
+      }
       if (tag === 'img') s += ' ' + attr(c, 'alt') + ' ';
       else if (!isRenderedBox(c)) continue;
       else if (tag === 'br' || tag === 'p' || tag === 'div') s += ' ' + textWithoutControls(c, depth + 1) + ' ';
       else s += textWithoutControls(c, depth + 1);
     }
+    return s;
+  }
+
+  /** The text a <slot> shows (its assigned nodes, else its fallback), without controls. */
+  function slottedTextWithoutControls(slot, depth) {
+    let assigned = [];
+    try {
+      assigned = B.slotAssignedNodes(slot, { flatten: true });
+    } catch (e) {
+      assigned = [];
+    }
+    if (!assigned.length) return textWithoutControls(slot, depth);
+    let s = '';
+    each(assigned, (n) => {
+      const t = nodeType(n);
+      if (t === 3) s += nodeValue(n);
+      else if (t === ELEMENT_NODE && !isFormControl(n) && isRenderedBox(n)) s += ' ' + textWithoutControls(n, depth) + ' ';
+    });
     return s;
   }
 
@@ -1688,12 +1710,20 @@
   const ICON_NOT_GLYPH = /^(?:fa-(?:solid|regular|light|thin|duotone|sharp|brands|classic|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|li|ul|stack|stack-[12]x|pull-(?:left|right|start|end)|rotate-[0-9a-z-]+|flip-[a-z]+|swap-opacity|width-auto|sharp-[a-z]+)|ti-(?:[1-9]x|lg|sm|xs|spin|fw)|mdi-(?:spin|rotate-[0-9]+|flip-[hv]|light|dark|inactive|[0-9]+px)|bx-(?:xs|sm|md|lg|spin|tada|flashing|burst|fade-[a-z]+|rotate-[0-9]+|flip-[a-z]+|border|border-circle|pull-[a-z]+)|icon-(?:sm|lg|xs|md|xl|[0-9]+|fw|white|inline|size-[a-z0-9]+)|ion-(?:ios|md)|la-(?:lg|[1-9]x|fw|spin))$/;
   const NOT_GLYPH_WORDS = { has: 1, with: 1, btn: 1, button: 1, nav: 1, sidebar: 1, card: 1, list: 1,
     item: 1, input: 1, form: 1, header: 1, social: 1, app: 1, brand: 1, text: 1, link: 1, menu: 0,
-    left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1, ui: 1 };
-  const ICON_SELECTOR = 'i, svg, span, [class*="icon" i], [class*="fa-"], [class*="bi-"], [data-icon], use';
+    left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1, ui: 1, base: 1,
+    wrapper: 1, container: 1, label: 1, group: 1, image: 1, img: 1 };
+  const ICON_SELECTOR = 'i, svg, span, [class*="icon" i], [class*="fa-"], [class*="bi-"], [data-icon], use, sl-icon, ion-icon, iconify-icon';
   const MATERIAL_CLASS = /(?:^|\s)material-(?:icons|symbols)[a-z-]*(?:\s|$)/;
 
   /** The glyph words of one icon element: "trash", "x", "pen to square", "arrow back"; else ''. */
   function iconWordsOf(node) {
+    const tag = tagOf(node);
+    // Icon elements (Shoelace's sl-icon, Ionicons' ion-icon, iconify-icon) name the glyph.
+    if (reTest(/-icon$/, tag)) {
+      const named = attr(node, 'name') || attr(node, 'icon');
+      const m = B.reExec(/([a-z][a-z0-9-]*)$/i, named);
+      if (m) return glyphWords(m[1]);
+    }
     const cls = typeof getAttribute(node, 'class') === 'string' ? getAttribute(node, 'class') : '';
     if (cls && reTest(MATERIAL_CLASS, cls)) return collapse(strReplace(str(textContent(node)), /_/g, ' '));
     const dataIcon = attr(node, 'data-icon');
@@ -1709,7 +1739,10 @@
       const t = lc(tokens[i]);
       if (reTest(ICON_NOT_GLYPH, t)) continue;
       const m = B.reExec(ICON_PREFIX, t);
-      if (m) return glyphWords(m[1]);
+      // "icon-button__icon" is a component's part, not a glyph.
+      if (m && !(strSlice(t, 0, 5) === 'icon-' && NOT_GLYPH_WORDS[strSplit(glyphWords(m[1]), ' ')[0]])) {
+        return glyphWords(m[1]);
+      }
       const suffixed = B.reExec(/^([a-z][a-z0-9-]*?)[-_]icon$/, t);
       if (suffixed && !NOT_GLYPH_WORDS[suffixed[1]]) return glyphWords(suffixed[1]);
     }
@@ -1829,7 +1862,8 @@
       if (t === 'checkbox') return 'checkbox';
       if (t === 'radio') return 'radio';
       if (BUTTON_INPUTS[t]) return 'button';
-      if (role === 'combobox' && originalSelectOf(el)) return 'select'; // tom-select over a <select>
+      // tom-select over a <select>; a read-only combobox input is a select box (Shoelace's sl-select).
+      if (role === 'combobox' && (originalSelectOf(el) || hasAttribute(el, 'readonly'))) return 'select';
       return 'input';
     }
     if (tag === 'select') return 'select';
@@ -3016,7 +3050,7 @@
       const inner = new B.Set();
       const innerItems = [];
       let options = 0;
-      for (let j = i + 1; j < n && composedContains(item.el, items[j].el); j++) {
+      for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
         if (setHas(drop, items[j])) continue;
         setAdd(inner, items[j].el);
         push(innerItems, items[j]);
@@ -3074,6 +3108,14 @@
     }
     plainSiblings(kept);
     return kept;
+  }
+
+  /**
+   * True when `inner` is inside `outer` as a person sees it: in its subtree, or slotted into a
+   * slot in its shadow tree (a tab group's container holds the tabs it slots).
+   */
+  function insideForUnits(outer, inner) {
+    return composedContains(outer, inner) || (isShadowRoot(getRootNode(outer)) && flatContains(outer, inner));
   }
 
   /** True when a role=listbox element lies between `el` and its ancestor `top` (excluded). */
