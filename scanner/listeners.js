@@ -34,6 +34,10 @@
   const EventC = W.Event;
   const nodeTypeOf = getOwn(W.Node.prototype, 'nodeType').get;
   const connectedOf = getOwn(W.Node.prototype, 'isConnected').get;
+  const qsaOf = W.Element.prototype.querySelectorAll;
+  const objectKeys = Object.keys;
+  const strStarts = String.prototype.startsWith;
+  const strSlice = String.prototype.slice;
   const WeakMapC = W.WeakMap;
   const wmGet = W.WeakMap.prototype.get;
   const wmSet = W.WeakMap.prototype.set;
@@ -101,7 +105,91 @@
     if (k.types[type] === 1) return;
     k.types[type] = 1;
     k.n++;
-    if (k.n === ROOT_TYPES) offs[offs.length] = hold(target);
+    if (k.n === ROOT_TYPES) {
+      offs[offs.length] = hold(target);
+      frameworkRoots[frameworkRoots.length] = hold(target);
+    }
+  }
+
+  // Behind a framework root, handlers live on the elements as framework data: React keeps an
+  // element's props under "__reactProps$<id>" (the id of its root's "__reactContainer$<id>"),
+  // Svelte 5 delegated handlers under "__click". At each query the registry reads them for the
+  // elements under the roots (one property read per element) and reports those that have a
+  // press handler like listeners.
+  const HANDLER_PROPS = ['onClick', 'onMouseDown', 'onPointerDown', 'onMouseUp', 'onPointerUp',
+    'onTouchStart', 'onDoubleClick'];
+  const DELEGATED = ['__click', '__mousedown', '__pointerdown', '__pointerup', '__mouseup'];
+  let frameworkRoots = [];
+  const frameworkMarked = new WeakMapC(); // element -> its root's props key ("-": none) while it counts
+  let frameworkSent = []; // elements reported through framework data
+
+  function reactPropsKey(root) {
+    let keys = [];
+    try {
+      keys = objectKeys(root);
+    } catch (e) {
+      keys = [];
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k === 'string' && apply(strStarts, k, ['__reactContainer$'])) return '__reactProps$' + apply(strSlice, k, [17]);
+    }
+    return '';
+  }
+
+  function hasFrameworkHandler(el, propsKey) {
+    try {
+      const props = propsKey ? el[propsKey] : null;
+      if (props && typeof props === 'object') {
+        for (let i = 0; i < HANDLER_PROPS.length; i++) if (typeof props[HANDLER_PROPS[i]] === 'function') return true;
+      }
+      for (let i = 0; i < DELEGATED.length; i++) if (typeof el[DELEGATED[i]] === 'function') return true;
+    } catch (e) {
+      // a property getter that throws: no handler we can know of
+    }
+    return false;
+  }
+
+  /** Elements under the framework roots whose handlers appeared or went since the last query. */
+  function frameworkChanges() {
+    const on = [];
+    const off = [];
+    const kept = [];
+    for (let i = 0; i < frameworkSent.length; i++) {
+      const el = held(frameworkSent[i]);
+      if (!el) continue;
+      const key = apply(wmGet, frameworkMarked, [el]); // its root's props key (or "-")
+      if (key && apply(connectedOf, el, []) && hasFrameworkHandler(el, key === '-' ? '' : key)) {
+        kept[kept.length] = frameworkSent[i];
+      } else {
+        apply(wmSet, frameworkMarked, [el, '']);
+        off[off.length] = el;
+      }
+    }
+    frameworkSent = kept;
+    const live = [];
+    for (let r = 0; r < frameworkRoots.length; r++) {
+      const root = held(frameworkRoots[r]);
+      if (!root || !apply(connectedOf, root, [])) continue;
+      live[live.length] = frameworkRoots[r];
+      const propsKey = reactPropsKey(root);
+      let all = null;
+      try {
+        all = apply(qsaOf, root, ['*']);
+      } catch (e) {
+        all = null;
+      }
+      const n = all ? all.length : 0;
+      for (let i = 0; i < n; i++) {
+        const el = all[i];
+        if (apply(wmGet, frameworkMarked, [el]) || !hasFrameworkHandler(el, propsKey)) continue;
+        apply(wmSet, frameworkMarked, [el, propsKey || '-']);
+        frameworkSent[frameworkSent.length] = hold(el);
+        on[on.length] = el;
+      }
+    }
+    frameworkRoots = live;
+    return { on, off };
   }
 
   function added(target, type, fn, options) {
@@ -133,7 +221,7 @@
 
   const listening = (el) => {
     const list = el ? apply(wmGet, entries, [el]) : null;
-    return !!list && list.length > 0 && !isRoot(el);
+    return (!!list && list.length > 0 && !isRoot(el)) || (!!el && !!apply(wmGet, frameworkMarked, [el]));
   };
 
   // The wrappers are Proxies of the originals: same name, length and native-looking source.
@@ -200,6 +288,11 @@
       if (el && !listening(el)) fire(el, channel + '-off');
     }
     offs = [];
+    if (frameworkRoots.length || frameworkSent.length) {
+      const changes = frameworkChanges();
+      for (let i = 0; i < changes.off.length; i++) if (!listening(changes.off[i])) fire(changes.off[i], channel + '-off');
+      for (let i = 0; i < changes.on.length; i++) fire(changes.on[i], channel + '-on');
+    }
     // Forget collected and listener-less elements once the list has doubled (elements that get
     // listeners again are added again).
     if (order.length > compactAt) {

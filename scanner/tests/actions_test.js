@@ -488,6 +488,15 @@ test('plain clickables act like controls: click a span link, a row, a delegated 
   const p = await ok(t, { cmd: 'point', id: byText(s, 'Empty trash') });
   await t.click(p.x, p.y);
   assert.strictEqual(await pageText(t, '#status'), 'emptied');
+  // React: handlers in props, listeners at the root; rows added later are seen too.
+  t = await open('react_list.html');
+  await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#add', timeout: 5000 });
+  s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Write the report') });
+  assert.strictEqual(await t.evalTest('() => document.getElementById("task-1").className'), 'task done');
+  await ok(t, { cmd: 'click', id: byText(s, 'Add task') });
+  s = await ok(t, { cmd: 'scan' });
+  assert.strictEqual(s.elements.find((e) => e.text === 'New task').type, 'row');
   t = await open('datepicker_pikaday.html');
   s = await ok(t, { cmd: 'scan' });
   const day = s.elements.find((e) => e.text === '15');
