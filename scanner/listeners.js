@@ -35,6 +35,10 @@
   const nodeTypeOf = getOwn(W.Node.prototype, 'nodeType').get;
   const connectedOf = getOwn(W.Node.prototype, 'isConnected').get;
   const qsaOf = W.Element.prototype.querySelectorAll;
+  const firstElementOf = getOwn(W.Element.prototype, 'firstElementChild').get;
+  const nextElementOf = getOwn(W.Element.prototype, 'nextElementSibling').get;
+  // Installed after the document's first scripts ran (WebDriver injects it with the scanner).
+  const late = doc.readyState !== 'loading' || !!doc.body;
   const objectKeys = Object.keys;
   const strStarts = String.prototype.startsWith;
   const strSlice = String.prototype.slice;
@@ -148,6 +152,30 @@
       // a property getter that throws: no handler we can know of
     }
     return false;
+  }
+
+  // A registry injected after the page's scripts (WebDriver) has not seen the roots register
+  // their listeners: React containers are found by their "__reactContainer$" key among the
+  // body's children and grandchildren.
+  const rootsFound = new WeakMapC();
+
+  function findReactRoots() {
+    const body = doc.body;
+    if (!body) return;
+    const look = (el, depth) => {
+      for (let c = apply(firstElementOf, el, []); c; c = apply(nextElementOf, c, [])) {
+        if (!apply(wmGet, rootsFound, [c]) && reactPropsKey(c)) {
+          apply(wmSet, rootsFound, [c, true]);
+          frameworkRoots[frameworkRoots.length] = hold(c);
+        }
+        if (depth < 1) look(c, depth + 1);
+      }
+    };
+    try {
+      look(body, 0);
+    } catch (e) {
+      // nothing to find
+    }
   }
 
   /** Elements under the framework roots whose handlers appeared or went since the last query. */
@@ -288,6 +316,7 @@
       if (el && !listening(el)) fire(el, channel + '-off');
     }
     offs = [];
+    if (late) findReactRoots();
     if (frameworkRoots.length || frameworkSent.length) {
       const changes = frameworkChanges();
       for (let i = 0; i < changes.off.length; i++) if (!listening(changes.off[i])) fire(changes.off[i], channel + '-off');
