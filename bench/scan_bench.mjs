@@ -1,11 +1,15 @@
 // Scan benchmark: scanner time on generated pages of 100 / 1,000 / 10,000 elements and the size
-// of what an agent reads (observe) on those pages and on every tests/fixtures page.
+// of what an agent reads (observe) on those pages, on a page of 1,502 form controls and on every
+// tests/fixtures page.
 //
 //   node bench/scan_bench.mjs [--runs N] [--sizes 100,1000,10000] [--args "--backend webdriver"]
+//                             [--max N [--detail N]] [--compare OTHER_LSCOPE]
 //
 // Drives the real binary (LSCOPE_BIN, default build/lscope): `lscope scanner` for scan times,
-// `lscope run -` (goto + observe) for observation sizes. Prints tables and exits 0 (no thresholds;
-// 1 only when it could not run).
+// `lscope run -` (goto + observe) for observation sizes. --max sets the scans' max_elements (and
+// --detail their detail_max, default 300 with --max): the engine's call shape, every element
+// targetable. --compare measures the observations of a second binary too (before/after).
+// Prints tables and exits 0 (no thresholds; 1 only when it could not run).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,6 +29,20 @@ const RUNS = Math.max(2, Number(option('--runs', 21)));
 const SIZES = option('--sizes', '100,1000,10000').split(',').map(Number);
 // Backend options for every lscope started, e.g. --args "--browser wpe" (default: CDP).
 const ARGS = option('--args', '').split(' ').filter(Boolean);
+// The scan command: the protocol's default (max_elements 200), or --max/--detail.
+const MAX = option('--max', null);
+const SCAN = MAX === null ? { cmd: 'scan' }
+  : { cmd: 'scan', max_elements: Number(MAX), detail_max: Number(option('--detail', 300)) };
+const COMPARE = option('--compare', null);
+
+// o200k tokens (bench/node_modules: `cd bench && npm ci`); characters only without it.
+let encode = null;
+try {
+  ({ encode } = await import('gpt-tokenizer/encoding/o200k_base'));
+} catch (e) {
+  console.error('(no gpt-tokenizer: run `npm ci` in bench/ for token counts)');
+}
+const tokens = (text) => (encode ? encode(text).length : NaN);
 
 // ----- generated pages -------------------------------------------------------------------------
 
@@ -56,9 +74,38 @@ function generatePage(size) {
   return html.join('');
 }
 
-/** Serves generated pages at /generated/<size>.html. */
+/**
+ * A settings page of 1,502 controls: a search field, 30 sections (fieldsets) of 50 labelled
+ * controls each (25 text fields, 10 checkboxes, 10 selects, 5 text areas) and a "Save settings"
+ * submit button at the end.
+ */
+function generateControlsPage() {
+  const html = ['<!doctype html><html lang="en"><head><meta charset="utf-8"><title>All settings</title>',
+    '<style>body{font-family:sans-serif;margin:8px}fieldset{margin:6px 0}label{display:inline-block;width:14em}',
+    '.f{margin:2px 0}</style></head><body><header><input type="search" name="q" aria-label="Search settings"></header>',
+    '<form action="/settings" method="post"><h1>Settings</h1>'];
+  let n = 0;
+  for (let s = 1; s <= 30; s++) {
+    html.push(`<fieldset><legend>Section ${s}</legend>`);
+    for (let i = 1; i <= 50; i++) {
+      const id = `s${s}f${i}`;
+      n++;
+      if (i <= 25) html.push(`<div class="f"><label for="${id}">Option ${s}.${i}</label><input id="${id}" name="${id}" value="v${i}"></div>`);
+      else if (i <= 35) html.push(`<div class="f"><label><input type="checkbox" name="${id}"> Enable feature ${s}.${i}</label></div>`);
+      else if (i <= 45) html.push(`<div class="f"><label for="${id}">Mode ${s}.${i}</label><select id="${id}" name="${id}"><option>Auto</option><option>On</option><option>Off</option></select></div>`);
+      else html.push(`<div class="f"><label for="${id}">Notes ${s}.${i}</label><textarea id="${id}" name="${id}"></textarea></div>`);
+    }
+    html.push('</fieldset>');
+  }
+  html.push('<button type="submit">Save settings</button></form></body></html>');
+  if (n !== 1500) throw new Error(`controls page: ${n} controls`);
+  return html.join('');
+}
+
+/** Serves generated pages at /generated/<size>.html and /generated/controls-1502.html. */
 function serveGenerated(sizes) {
   const pages = new Map(sizes.map((n) => [`/generated/${n}.html`, generatePage(n)]));
+  pages.set('/generated/controls-1502.html', generateControlsPage());
   const server = http.createServer((req, res) => {
     const page = pages.get(new URL(req.url, 'http://x').pathname);
     res.writeHead(page ? 200 : 404, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -84,10 +131,10 @@ function scannerShell() {
   };
 }
 
-/** `lscope run --keep-going -` over `script`; resolves with stdout. */
-function runOil(script) {
+/** `lscope run --keep-going -` over `script` (with `bin`); resolves with stdout. */
+function runOil(script, bin = lscopeBin) {
   return new Promise((resolve, reject) => {
-    const child = spawn(lscopeBin, ['run', '--keep-going', '-', ...ARGS], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(bin, ['run', '--keep-going', '-', ...ARGS], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (d) => { out += d; });
     child.on('error', reject);
@@ -96,15 +143,19 @@ function runOil(script) {
   });
 }
 
-/** Observation sizes (characters of each `observe` response) for `urls`, in one browser. */
-async function observationSizes(urls) {
-  const out = await runOil(urls.map((u) => `goto ${u}\nobserve\n`).join(''));
+/**
+ * Observation sizes (characters and o200k tokens of each `observe` response, ports masked) for
+ * `urls`, in one browser of `bin`.
+ */
+async function observationSizes(urls, bin = lscopeBin) {
+  const out = await runOil(urls.map((u) => `goto ${u}\nobserve\n`).join(''), bin);
   // Responses are printed one after another, each starting with "ok <command>" or "error <command>".
   const blocks = out.split(/\n(?=(?:ok|error) (?:goto|observe)\b)/);
-  const sizes = blocks.filter((b) => /^(?:ok|error) observe\b/.test(b)).map((b) => ({
-    chars: b.trimEnd().length, ok: b.startsWith('ok'),
-  }));
-  return urls.map((u, i) => sizes[i] || { chars: NaN, ok: false });
+  const sizes = blocks.filter((b) => /^(?:ok|error) observe\b/.test(b)).map((b) => {
+    const text = b.trimEnd().replaceAll(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT');
+    return { chars: text.length, tokens: tokens(text), ok: b.startsWith('ok'), text };
+  });
+  return urls.map((u, i) => sizes[i] || { chars: NaN, tokens: NaN, ok: false, text: '' });
 }
 
 const median = (xs) => {
@@ -121,7 +172,7 @@ async function timeScans(shell, url) {
   let stats = null;
   for (let i = 0; i < RUNS; i++) {
     const t0 = performance.now();
-    const r = await shell.send({ cmd: 'scan' });
+    const r = await shell.send(SCAN);
     trip.push(performance.now() - t0);
     if (!r.ok) throw new Error(`scan ${url}: ${r.error}`);
     page.push(r.data.stats.scan_ms);
@@ -138,34 +189,42 @@ function table(headers, rows) {
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
+const growth = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && a ? `${((b / a - 1) * 100).toFixed(1)} %` : '-');
+
 async function main() {
   const generated = await serveGenerated(SIZES);
   const fixtures = await startFixtureServer();
   const shell = scannerShell();
   try {
-    console.log(`lscope: ${lscopeBin}\nwarm = median of ${RUNS - 1} scans after the first; scan = scan_ms measured in the page, ` +
-      'trip = round trip through lscope (CDP, JSON)\n');
+    console.log(`lscope: ${lscopeBin}\nscan command: ${JSON.stringify(SCAN)}\nwarm = median of ${RUNS - 1} scans after the first; ` +
+      'scan = scan_ms measured in the page, trip = round trip through lscope (CDP, JSON)\n');
 
     // Generated pages: scan time and observation size.
     const genUrls = SIZES.map((n) => `${generated.base}/generated/${n}.html`);
+    const controlsUrl = `${generated.base}/generated/controls-1502.html`;
     const genRows = [];
     for (let i = 0; i < SIZES.length; i++) genRows.push(await timeScans(shell, genUrls[i]));
-    const genObs = await observationSizes(genUrls);
+    const controls = await timeScans(shell, controlsUrl);
+    const genObs = await observationSizes([...genUrls, controlsUrl]);
+    const before = COMPARE ? await observationSizes([...genUrls, controlsUrl], COMPARE) : null;
+    const row = (name, r, o, b) => [name, r.stats.total_scanned, r.stats.interactive, r.stats.returned,
+      `${r.first} ms`, `${r.warm} ms`, `${r.warmMin} ms`, `${r.warmTrip.toFixed(1)} ms`, o.chars, o.tokens,
+      ...(b ? [b.tokens, growth(b.tokens, o.tokens)] : [])];
     console.log(table(
-      ['page', 'elements', 'interactive', 'returned', 'first scan', 'warm scan', 'warm min', 'warm trip', 'observe chars'],
-      SIZES.map((n, i) => {
-        const r = genRows[i];
-        return [`generated ${n}`, r.stats.total_scanned, r.stats.interactive, r.stats.returned,
-          `${r.first} ms`, `${r.warm} ms`, `${r.warmMin} ms`, `${r.warmTrip.toFixed(1)} ms`, genObs[i].chars];
-      })));
+      ['page', 'elements', 'interactive', 'returned', 'first scan', 'warm scan', 'warm min', 'warm trip', 'observe chars',
+        'observe tokens', ...(COMPARE ? ['tokens before', 'growth'] : [])],
+      [...SIZES.map((n, i) => row(`generated ${n}`, genRows[i], genObs[i], before && before[i])),
+        row('controls 1502', controls, genObs[SIZES.length], before && before[SIZES.length])]));
     // Growth between consecutive sizes (scan_ms has 1 ms resolution: small pages say little).
     for (let i = 1; i < SIZES.length; i++) {
       const a = genRows[i - 1];
       const b = genRows[i];
       if (a.warm < 5) continue;
-      const growth = (b.warm / a.warm) / (b.stats.total_scanned / a.stats.total_scanned);
-      console.log(`\nwarm scan time per element, ${SIZES[i]} vs ${SIZES[i - 1]}: x${growth.toFixed(2)} (1.00 = linear)`);
+      const g = (b.warm / a.warm) / (b.stats.total_scanned / a.stats.total_scanned);
+      console.log(`\nwarm scan time per element, ${SIZES[i]} vs ${SIZES[i - 1]}: x${g.toFixed(2)} (1.00 = linear)`);
     }
+    const saveLine = genObs[SIZES.length].text.split('\n').find((l) => l.includes('Save settings'));
+    console.log(`\ncontrols 1502: "Save settings" ${saveLine ? 'listed: ' + saveLine.trim() : 'not in the observation'}`);
 
     // tests/fixtures pages: interactive elements next to observation size.
     const names = fs.readdirSync(fixturesDir).filter((f) => f.endsWith('.html')).sort();
@@ -177,15 +236,20 @@ async function main() {
       counts.push(r.ok ? r.data.stats : null);
     }
     const obs = await observationSizes(urls);
+    const obsBefore = COMPARE ? await observationSizes(urls, COMPARE) : null;
     const rows = names.map((name, i) => {
       const s = counts[i];
       const o = obs[i];
-      return [name, s ? s.interactive : '-', s ? s.visible : '-', o.ok ? o.chars : `${o.chars} (error)`,
-        s && s.visible ? (o.chars / s.visible).toFixed(0) : '-'];
+      return [name, s ? s.interactive : '-', s ? s.visible : '-', o.ok ? o.chars : `${o.chars} (error)`, o.tokens,
+        s && s.visible ? (o.chars / s.visible).toFixed(0) : '-',
+        ...(obsBefore ? [obsBefore[i].tokens, growth(obsBefore[i].tokens, o.tokens)] : [])];
     });
-    const total = obs.reduce((sum, o) => sum + (Number.isFinite(o.chars) ? o.chars : 0), 0);
-    console.log('\n' + table(['tests/fixtures page', 'interactive', 'visible', 'observe chars', 'chars/visible'], rows));
-    console.log(`\n${names.length} pages, ${total} observation characters in all (median ${median(obs.map((o) => o.chars).filter(Number.isFinite))})`);
+    const sum = (list, k) => list.reduce((acc, o) => acc + (Number.isFinite(o[k]) ? o[k] : 0), 0);
+    console.log('\n' + table(['tests/fixtures page', 'interactive', 'visible', 'observe chars', 'observe tokens', 'chars/visible',
+      ...(COMPARE ? ['tokens before', 'growth'] : [])], rows));
+    console.log(`\n${names.length} pages, ${sum(obs, 'chars')} observation characters, ${sum(obs, 'tokens')} tokens in all ` +
+      `(median ${median(obs.map((o) => o.chars).filter(Number.isFinite))} characters)` +
+      (obsBefore ? `; before: ${sum(obsBefore, 'tokens')} tokens (${growth(sum(obsBefore, 'tokens'), sum(obs, 'tokens'))})` : ''));
   } finally {
     await shell.close();
     await fixtures.close();

@@ -25,12 +25,35 @@
       frame.setAttribute('aria-hidden', 'true');
       G.document.documentElement.appendChild(frame);
       const clean = frame.contentWindow;
-      return clean && realmLooksNative(clean) ? captureBuiltins(clean) : captureBuiltins(G);
+      return clean && realmLooksNative(clean) ? withLiveEvents(captureBuiltins(clean), clean) : captureBuiltins(G);
     } catch (e) {
       return captureBuiltins(G);
     } finally {
       if (frame && frame.parentNode) frame.parentNode.removeChild(frame);
     }
+  }
+
+  /**
+   * Event listeners registered or events made through a realm whose frame is gone never run: the
+   * page's own EventTarget and createEvent methods are used wherever they are still native (a
+   * page that replaced one leaves that one to the pristine copy).
+   */
+  function withLiveEvents(b, clean) {
+    const R = clean.Reflect;
+    const native = (fn) => typeof fn === 'function' && R.apply(clean.RegExp.prototype.test,
+        /\{\s*\[native code\]\s*\}\s*$/, [R.apply(clean.Function.prototype.toString, fn, [])]);
+    const live = (owner, name, fallback) => {
+      const d = owner ? R.getOwnPropertyDescriptor(owner, name) : null;
+      return d && native(d.value) ? R.apply(clean.Function.prototype.bind, clean.Function.prototype.call, [d.value])
+          : fallback;
+    };
+    const ET = G.EventTarget && G.EventTarget.prototype;
+    b.addListener = live(ET, 'addEventListener', b.addListener);
+    b.removeListener = live(ET, 'removeEventListener', b.removeListener);
+    b.dispatchEvent = live(ET, 'dispatchEvent', b.dispatchEvent);
+    b.docCreateEvent = live(G.Document && G.Document.prototype, 'createEvent', b.docCreateEvent);
+    b.eventInit = live(G.Event && G.Event.prototype, 'initEvent', b.eventInit);
+    return b;
   }
 
   /** True when the builtins the scanner depends on still look like native code in `realm`. */
@@ -46,7 +69,10 @@
         [realm.String.prototype, ['toLowerCase', 'trim', 'indexOf', 'slice', 'replace', 'split']],
         [realm.RegExp.prototype, ['exec', 'test']], [realm.Math, ['max', 'min', 'round']],
         [realm, ['getComputedStyle', 'setTimeout', 'requestAnimationFrame', 'Map', 'Set',
-          'WeakMap', 'MutationObserver', 'Promise']],
+          'WeakMap', 'WeakSet', 'MutationObserver', 'Promise', 'Event']],
+        [realm.WeakMap.prototype, ['get', 'set']], [realm.WeakSet.prototype, ['add', 'has', 'delete']],
+        [realm.Map.prototype, ['get', 'set', 'has', 'forEach']], [realm.Set.prototype, ['add', 'has']],
+        [realm.Event.prototype, ['composedPath']],
         [realm.Document.prototype, ['querySelectorAll', 'querySelector', 'elementFromPoint',
           'elementsFromPoint']],
         [realm.Element.prototype, ['getBoundingClientRect', 'getClientRects', 'querySelectorAll',
@@ -146,10 +172,15 @@
       reTest: uncurry(W.RegExp.prototype.test),
       dateToIso: uncurry(W.Date.prototype.toISOString),
       Map: W.Map, mapGet: method(W.Map.prototype, 'get'), mapSet: method(W.Map.prototype, 'set'),
+      mapForEach: method(W.Map.prototype, 'forEach'),
       mapHas: method(W.Map.prototype, 'has'),
       Set: W.Set, setAdd: method(W.Set.prototype, 'add'), setHas: method(W.Set.prototype, 'has'),
       WeakMap: W.WeakMap, wmGet: method(W.WeakMap.prototype, 'get'),
       wmSet: method(W.WeakMap.prototype, 'set'),
+      WeakSet: W.WeakSet, wsAdd: method(W.WeakSet.prototype, 'add'),
+      wsHas: method(W.WeakSet.prototype, 'has'), wsDelete: method(W.WeakSet.prototype, 'delete'),
+      reSource: getter(W.RegExp.prototype, 'source'),
+      RegExp: W.RegExp,
       Promise: W.Promise,
       MainFunction: G.Function,
       cssEscape: W.CSS && W.CSS.escape ? W.CSS.escape : null,
@@ -183,6 +214,18 @@
       ownerDocument: getter(N, 'ownerDocument'), isConnected: getter(N, 'isConnected'),
       getRootNode: method(N, 'getRootNode'), nodeContains: method(N, 'contains'),
       firstChild: getter(N, 'firstChild'), nextSibling: getter(N, 'nextSibling'),
+      previousSibling: getter(N, 'previousSibling'), lastChild: getter(N, 'lastChild'),
+      firstElementChild: getter(E, 'firstElementChild'),
+      nextElementSibling: getter(E, 'nextElementSibling'),
+      previousElementSibling: getter(E, 'previousElementSibling'),
+      elAttributes: getter(E, 'attributes'), hasAttributes: method(E, 'hasAttributes'),
+      attrName: getter(W.Attr.prototype, 'name'), attrValue: getter(W.Attr.prototype, 'value'),
+      docStyleSheets: getter(D, 'styleSheets'), srStyleSheets: getter(SR, 'styleSheets'),
+      docAdoptedSheets: getter(D, 'adoptedStyleSheets'), srAdoptedSheets: getter(SR, 'adoptedStyleSheets'),
+      sheetRules: getter(W.CSSStyleSheet && W.CSSStyleSheet.prototype, 'cssRules'),
+      ruleSelector: getter(W.CSSStyleRule && W.CSSStyleRule.prototype, 'selectorText'),
+      ruleStyle: getter(W.CSSStyleRule && W.CSSStyleRule.prototype, 'style'),
+      groupRules: getter(W.CSSGroupingRule && W.CSSGroupingRule.prototype, 'cssRules'),
       textContent: getter(N, 'textContent'),
       nodeValue: getter(N, 'nodeValue'),
       localName: getter(E, 'localName'), elId: getter(E, 'id'),
@@ -223,6 +266,9 @@
       addListener: method(ET, 'addEventListener'), removeListener: method(ET, 'removeEventListener'),
       dispatchEvent: method(ET, 'dispatchEvent'),
       eventDefaultPrevented: getter(W.Event.prototype, 'defaultPrevented'),
+      eventComposedPath: method(W.Event.prototype, 'composedPath'),
+      docCreateEvent: method(D, 'createEvent'), eventInit: method(W.Event.prototype, 'initEvent'),
+      Event: W.Event,
       // Selection
       getSelection: W.getSelection ? uncurry(W.getSelection) : null,
       selRemoveAll: method(W.Selection && W.Selection.prototype, 'removeAllRanges'),
@@ -255,7 +301,8 @@
     optionText, optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
     iframeContentDocument, labelControl, addListener, removeListener, dispatchEvent,
     eventDefaultPrevented, selRemoveAll, selAddRange, rangeSelectContents, rangeCollapse,
-    innerWidth, innerHeight, scrollX, scrollY, windowScrollBy,
+    innerWidth, innerHeight, scrollX, scrollY, windowScrollBy, wsAdd, wsHas, wsDelete, previousSibling,
+    firstElementChild, nextElementSibling, previousElementSibling,
   } = B;
 
   const TOP_WINDOW = G;
@@ -360,6 +407,21 @@
 
   /** An expected failure: becomes {"ok":false,"code":code,"error":message}. */
   function fail(code, message) { return { tag: ERROR_TAG, code, message }; }
+
+  // Prototypes whose toJSON would change what JSON.stringify writes (a page world may add one).
+  const JSON_PROTOS = [G.Object.prototype, G.Array.prototype, G.String.prototype, G.Number.prototype,
+    G.Boolean.prototype];
+
+  /**
+   * JSON text of a response: the captured native JSON.stringify (fast on large scans) when no
+   * prototype of this realm has a toJSON, else toJson below.
+   */
+  function serialize(v) {
+    for (let i = 0; i < JSON_PROTOS.length; i++) {
+      if (JSON_PROTOS[i] && 'toJSON' in JSON_PROTOS[i]) return toJson(v);
+    }
+    return jsonStringify(v);
+  }
 
   /** Serializes plain data (objects, arrays, strings, numbers, booleans, null) to JSON text. */
   function toJson(v) {
@@ -536,7 +598,9 @@
 
   /** Ids that are random or framework-generated make poor selectors and keys. */
   function looksGenerated(id) {
-    return reTest(/\d{4,}|^[:_]?r[0-9a-z]+:?$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui|css|sc|jsx|emotion|styled)[-_]/i, id);
+    // React's useId gives ":r1:" (18), "«r1»" and "_r_1_" (19): the delimiters make it generated,
+    // not a leading "r" (refresh, results, register).
+    return reTest(/\d{4,}|^[:_\u00ab]r[0-9a-z]+[:_\u00bb]$|^:|[0-9a-f]{8,}|^(ember|react|vue|ng|mui|radix|headlessui|css|sc|jsx|emotion|styled)[-_]/i, id);
   }
 
   // Lives for one scan (null otherwise: actions change the page). Each uniqueness check is a
@@ -754,6 +818,221 @@
         each(list, (el) => push(found, el));
       });
       if (i < parts.length - 1) roots = innerRoots(found);
+    });
+    return found;
+  }
+
+  // ----- Playwright's css engine semantics for query: combinators pierce open shadow roots -----
+  // (playwright.dev/docs/locators#locate-in-shadow-dom: "all locators in Playwright by default
+  // work with elements in Shadow DOM"; its css engine evaluates descendant and child combinators
+  // over the parent-or-shadow-host chain). Same-origin iframes are reached the same way: a frame
+  // document's parent is its <iframe>.
+
+  /** Splits `s` at top-level occurrences of the characters in `at` (outside (), [], quotes). */
+  function splitTopLevel(s, at) {
+    const out = [];
+    let depth = 0;
+    let quote = '';
+    let start = 0;
+    for (let i = 0; i < s.length; i++) {
+      const ch = s[i];
+      if (ch === '\\') {
+        i++;
+        continue;
+      }
+      if (quote) {
+        if (ch === quote) quote = '';
+        continue;
+      }
+      if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') depth--;
+      else if (depth === 0 && contains_(at, ch)) {
+        push(out, strSlice(s, start, i));
+        start = i + 1;
+      }
+    }
+    push(out, strSlice(s, start));
+    return out;
+  }
+
+  /**
+   * One complex selector as [{compound, combinator}] (combinator: how it relates to the previous
+   * compound: " ", ">", "+", "~"; "" for the first). Null when it is malformed.
+   */
+  function parseComplex(sel) {
+    const steps = [];
+    let depth = 0;
+    let quote = '';
+    let cur = '';
+    let pending = ''; // a combinator seen since the last compound
+    const flush = () => {
+      if (!cur) return true;
+      if (steps.length && !pending) pending = ' ';
+      if (!steps.length && pending && pending !== ' ') return false;
+      push(steps, { compound: cur, combinator: steps.length ? pending : '' });
+      cur = '';
+      pending = '';
+      return true;
+    };
+    for (let i = 0; i < sel.length; i++) {
+      const ch = sel[i];
+      if (ch === '\\') {
+        cur += ch + (i + 1 < sel.length ? sel[i + 1] : '');
+        i++;
+        continue;
+      }
+      if (quote) {
+        cur += ch;
+        if (ch === quote) quote = '';
+        continue;
+      }
+      if (depth === 0 && (ch === ' ' || ch === '\t' || ch === '\n' || ch === '>' || ch === '+' || ch === '~')) {
+        if (!flush()) return null;
+        if (ch !== ' ' && ch !== '\t' && ch !== '\n') {
+          if (pending && pending !== ' ') return null;
+          pending = ch;
+        }
+        continue;
+      }
+      if (ch === '"' || ch === "'") quote = ch;
+      else if (ch === '(' || ch === '[') depth++;
+      else if (ch === ')' || ch === ']') depth--;
+      cur += ch;
+    }
+    if (!flush() || pending) return null;
+    return steps.length ? steps : null;
+  }
+
+  /** Parent for the piercing engine: the parent element, shadow host, or <iframe> of a frame. */
+  function piercingParent(el, scope) {
+    const p = parentNode(el);
+    if (!p || p === scope) return null;
+    const t = nodeType(p);
+    if (t === ELEMENT_NODE) return p;
+    if (t === FRAGMENT_NODE) return isShadowRoot(p) ? srHost(p) : null;
+    if (t === DOCUMENT_NODE && p !== TOP_DOC) {
+      try {
+        const win = docView(p);
+        return (win && win.frameElement) || null;
+      } catch (e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  function safeMatches(el, compound) {
+    try {
+      return matches(el, compound);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  /** True when `el` (matching steps[k]) has the relations of steps[0..k] (right to left). */
+  function matchesSteps(el, steps, k, scope) {
+    if (k === 0) return true;
+    const comb = steps[k].combinator;
+    const prev = steps[k - 1].compound;
+    if (comb === '>') {
+      const p = piercingParent(el, scope);
+      return !!p && safeMatches(p, prev) && matchesSteps(p, steps, k - 1, scope);
+    }
+    if (comb === '+') {
+      const sib = previousElementSibling(el);
+      return !!sib && safeMatches(sib, prev) && matchesSteps(sib, steps, k - 1, scope);
+    }
+    if (comb === '~') {
+      for (let sib = previousElementSibling(el); sib; sib = previousElementSibling(sib)) {
+        if (safeMatches(sib, prev) && matchesSteps(sib, steps, k - 1, scope)) return true;
+      }
+      return false;
+    }
+    for (let a = piercingParent(el, scope); a; a = piercingParent(a, scope)) {
+      if (safeMatches(a, prev) && matchesSteps(a, steps, k - 1, scope)) return true;
+    }
+    return false;
+  }
+
+  /** Every open shadow root and same-origin frame document under `root` (`root` first), in order. */
+  function deepRoots(root) {
+    const out = [root];
+    for (let i = 0; i < out.length; i++) {
+      let all = null;
+      try {
+        all = queryAll(out[i], '*');
+      } catch (e) {
+        all = null;
+      }
+      const n = all ? all.length : 0;
+      for (let j = 0; j < n; j++) {
+        const el = all[j];
+        const sr = shadowRoot(el);
+        if (sr) push(out, sr);
+        const tag = localName(el);
+        if (tag === 'iframe' || tag === 'frame') {
+          const doc = safeContentDocument(el);
+          if (doc && docElement(doc)) push(out, doc);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Elements matching CSS `selector` from `scope` (a document or shadow root), with combinators
+   * crossing open shadow roots and same-origin frames, in root order then document order.
+   */
+  function piercingQuery(selector, scope, whole) {
+    try {
+      matches(docElement(TOP_DOC), selector); // the syntax check, with the engine's own message
+    } catch (e) {
+      throw fail('SELECTOR_INVALID', 'invalid CSS selector "' + selector + '" in "' + whole + '": ' +
+          errorText(e) + '. Fix the selector syntax.');
+    }
+    const roots = deepRoots(scope);
+    const found = [];
+    const seen = new B.Set();
+    each(splitTopLevel(selector, ','), (complex) => {
+      const steps = parseComplex(strTrim(complex));
+      if (!steps) {
+        throw fail('SELECTOR_INVALID', 'invalid CSS selector "' + complex + '" in "' + whole + '"');
+      }
+      const last = steps[steps.length - 1].compound;
+      each(roots, (root) => {
+        let list = [];
+        try {
+          list = queryAll(root, last);
+        } catch (e) {
+          throw fail('SELECTOR_INVALID', 'invalid CSS selector "' + last + '" in "' + whole + '": ' + errorText(e));
+        }
+        for (let i = 0; i < list.length; i++) {
+          const el = list[i];
+          if (setHas(seen, el) || !matchesSteps(el, steps, steps.length - 1, scope)) continue;
+          setAdd(seen, el);
+          push(found, el);
+        }
+      });
+    });
+    return found;
+  }
+
+  /** query's resolver: ">>>" parts as in resolveAll, each part with piercing combinators. */
+  function resolvePiercing(selector) {
+    const parts = selectorParts(selector);
+    let scopes = [TOP_DOC];
+    let found = [];
+    each(parts, (part, i) => {
+      found = [];
+      const seen = new B.Set();
+      each(scopes, (scope) => each(piercingQuery(part, scope, selector), (el) => {
+        if (!setHas(seen, el)) {
+          setAdd(seen, el);
+          push(found, el);
+        }
+      }));
+      if (i < parts.length - 1) scopes = innerRoots(found);
     });
     return found;
   }
@@ -1075,11 +1354,33 @@
       if (t !== ELEMENT_NODE || depth > 20) continue;
       const tag = tagOf(c);
       if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
+      if (tag === 'slot') {
+        s += slottedTextWithoutControls(c, depth + 1);
+        continue;
+      }
       if (tag === 'img') s += ' ' + attr(c, 'alt') + ' ';
       else if (!isRenderedBox(c)) continue;
       else if (tag === 'br' || tag === 'p' || tag === 'div') s += ' ' + textWithoutControls(c, depth + 1) + ' ';
       else s += textWithoutControls(c, depth + 1);
     }
+    return s;
+  }
+
+  /** The text a <slot> shows (its assigned nodes, else its fallback), without controls. */
+  function slottedTextWithoutControls(slot, depth) {
+    let assigned = [];
+    try {
+      assigned = B.slotAssignedNodes(slot, { flatten: true });
+    } catch (e) {
+      assigned = [];
+    }
+    if (!assigned.length) return textWithoutControls(slot, depth);
+    let s = '';
+    each(assigned, (n) => {
+      const t = nodeType(n);
+      if (t === 3) s += nodeValue(n);
+      else if (t === ELEMENT_NODE && !isFormControl(n) && isRenderedBox(n)) s += ' ' + textWithoutControls(n, depth) + ' ';
+    });
     return s;
   }
 
@@ -1211,13 +1512,34 @@
     return alt;
   }
 
-  /** Accessible name of `el` (not truncated). */
+  /**
+   * Accessible name of `el` (not truncated): the accessible name proper (aria-labelledby,
+   * aria-label, labels, content), then what a person reads near a control that has none.
+   */
   function accessibleName(el, kind) {
+    // A custom select's own label may be its shown value (select2 points aria-labelledby at it):
+    // the label of the <select> it stands for comes first.
+    const custom = kind === 'select' && tagOf(el) !== 'select';
+    const original = custom ? originalSelectOf(el) : null;
+    const originalName = original ? accessibleName(original, 'select') : '';
+    if (originalName) return originalName;
+    // tom-select moves the <select>'s label to its combobox input, inside the box people click.
+    const combo = custom && original && tagOf(el) !== 'input' ? firstOf(el, 'input[role=combobox]') : null;
+    const comboName = combo ? accessibleName(combo, 'input') : '';
+    if (comboName) return comboName;
     const byRef = labelledByText(el);
     if (byRef) return byRef;
     const aria = collapse(attr(el, 'aria-label'));
-    if (aria) return aria;
     const tag = tagOf(el);
+    if (aria) {
+      // A field's visible <label> is what a person reads; an aria-label that says something else
+      // (Pikaday's "Use the arrow keys to pick a date") stays an alias.
+      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+        const label = controlLabelText(el);
+        if (label && reTest(/[\p{L}\p{N}]/u, label) && lc(label) !== lc(aria)) return label;
+      }
+      return aria;
+    }
     if (tag === 'input') {
       const type = lc(attr(el, 'type'));
       if (BUTTON_INPUTS[type]) {
@@ -1227,25 +1549,231 @@
       }
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
-        tag === 'progress') {
+        tag === 'progress' || (kind === 'select' && tag !== 'select')) {
       const label = controlLabelText(el);
       if (label) return label;
       if (kind === 'checkbox' || kind === 'radio') {
         const sibling = adjacentText(el);
         if (sibling) return sibling;
       }
-      return collapse(attr(el, 'placeholder') || attr(el, 'aria-placeholder') || attr(el, 'title'));
+      return nearbyText(el) || collapse(attr(el, 'placeholder') || attr(el, 'aria-placeholder') ||
+          attr(el, 'data-placeholder') || attr(el, 'title')) || tooltipText(el) || describedByText(el);
     }
     if (kind === 'generic' && isEditable(el)) {
       const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
           attr(el, 'placeholder') || attr(el, 'title'));
       if (ph) return ph;
     }
-    const content = contentText(el);
-    const title = collapse(attr(el, 'title'));
-    // Symbol-only content ("⎙", "›") says less than a title; hidden elements have no innerText.
-    if (title && (!content || !reTest(/[\p{L}\p{N}]/u, content))) return title;
-    return content || collapse(textContent(el));
+    let content = contentText(el);
+    // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
+    if (contains_(content, '_') && firstOf(el, '[class*="material-icons"], [class*="material-symbols"]')) {
+      content = collapse(strReplace(content, /_/g, ' '));
+    }
+    // Symbol-only content ("⎙", "›", an icon) says less than a title, a tooltip (an attribute, or
+    // a short text the control points to with aria-describedby) or the icon's name; hidden
+    // elements have no innerText.
+    if (content && reTest(/[\p{L}\p{N}]/u, content)) return content;
+    const described = describedByText(el);
+    return collapse(attr(el, 'title')) || tooltipText(el) || (described.length <= 60 ? described : '') ||
+        iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el);
+  }
+
+  // Action words of class names ("flatpickr-prev-month", "btn-close"): the last resort for a
+  // control that nothing else names.
+  const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
+
+  function actionClassWords(el) {
+    const tokens = strSplit(collapse(attr(el, 'class')), ' ');
+    for (let i = 0; i < tokens.length; i++) {
+      const parts = strSplit(lc(tokens[i]), /[-_]+/);
+      for (let j = 0; j < parts.length; j++) {
+        if (reTest(ACTION_WORD, parts[j])) return join(sliceArr(parts, j, parts.length), ' ');
+      }
+    }
+    return '';
+  }
+
+  // Tooltip libraries keep the text in attributes (Bootstrap, tippy.js, balloon.css, hint.css...).
+  const TOOLTIP_ATTRIBUTES = ['data-tooltip', 'data-bs-title', 'data-original-title', 'data-title',
+    'data-tippy-content', 'data-tip', 'data-hint', 'data-balloon'];
+
+  function tooltipText(el) {
+    for (let i = 0; i < TOOLTIP_ATTRIBUTES.length; i++) {
+      const v = collapse(attr(el, TOOLTIP_ATTRIBUTES[i]));
+      if (v && v.length <= 200) return v;
+    }
+    return '';
+  }
+
+  function describedByText(el) {
+    const ids = strTrim(attr(el, 'aria-describedby'));
+    if (!ids) return '';
+    const parts = [];
+    each(strSplit(ids, /\s+/), (id) => {
+      const ref = id ? byIdInRoot(el, id) : null;
+      if (ref) push(parts, collapse(safeInnerText(ref) || textContent(ref)));
+    });
+    return truncate(collapse(join(parts, ' ')), 120);
+  }
+
+  // ----- names from the text beside a control -----
+  // Where climbing for a field's label stops: boxes that hold more than one field's row.
+  const LABEL_CLIMB_STOP = { tr: 1, tbody: 1, thead: 1, table: 1, form: 1, fieldset: 1, body: 1,
+    html: 1, ul: 1, ol: 1, dl: 1, main: 1, section: 1, article: 1, nav: 1, header: 1, footer: 1,
+    aside: 1, dialog: 1 };
+  const HEADING_TAGS = { h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1 };
+  const FIELD_SELECTOR = 'input:not([type=hidden]), select, textarea, button, [contenteditable=""], ' +
+      '[contenteditable=true], [role=textbox], [role=combobox]';
+
+  /**
+   * The text a person reads as the label of a field that has none: an unassociated <label>, the
+   * text or box right before it, or before its wrapper (a table cell, a form-group box) while
+   * that wrapper holds no other field. Short texts only; a heading or another control in the way
+   * ends the search.
+   */
+  function nearbyText(el) {
+    let node = el;
+    for (let level = 0; level < 4; level++) {
+      const t = precedingLabel(node);
+      if (t !== null) return t;
+      const up = parentElement(node);
+      if (!up || LABEL_CLIMB_STOP[tagOf(up)]) return '';
+      let fields = null;
+      try {
+        fields = elQsa(up, FIELD_SELECTOR);
+      } catch (e) {
+        fields = null;
+      }
+      if (!fields || fields.length > 1) return '';
+      node = up;
+    }
+    return '';
+  }
+
+  /** Label text before `node` among its siblings: a string (maybe '' to stop), or null to climb. */
+  function precedingLabel(node) {
+    let elements = 0;
+    for (let n = previousSibling(node); n && elements < 3; n = previousSibling(n)) {
+      const nt = nodeType(n);
+      if (nt === 3) {
+        const t = collapse(nodeValue(n));
+        if (t && reTest(/[\p{L}\p{N}]/u, t)) return labelish(t);
+        continue;
+      }
+      if (nt !== ELEMENT_NODE) continue;
+      elements++;
+      const tag = tagOf(n);
+      if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'br') continue;
+      if (HEADING_TAGS[tag] || isFormControl(n) || (tag === 'a' && hasAttribute(n, 'href')) ||
+          looksLikeHeading(n)) {
+        return '';
+      }
+      if (tag === 'label' && (hasAttribute(n, 'for') || labelControl(n))) return '';
+      if (!isRenderedBox(n)) continue;
+      if (firstOf(n, FIELD_SELECTOR + ', a[href]')) return '';
+      const t = labelText(n);
+      if (!t) continue;
+      return labelish(t);
+    }
+    return null;
+  }
+
+  /**
+   * A title above a form ("Welcome back") is no label: a heading role, a title-like class, or
+   * text set larger than the text around it (form fields have a smaller font of their own).
+   */
+  function looksLikeHeading(box) {
+    if (ariaRole(box) === 'heading' || reTest(/(^|[\s_-])(title|heading|header|caption|subtitle|headline)([\s_-]|$)/i, attr(box, 'class'))) {
+      return true;
+    }
+    const around = parentElement(box);
+    const a = styleOf(box);
+    const b = around ? styleOf(around) : null;
+    return !!a && !!b && parseFloatSafe(a.fontSize) > 1.2 * parseFloatSafe(b.fontSize);
+  }
+
+  /** A label-like text: short (<= 60 characters, 8 words), without a trailing ":" or "*". */
+  function labelish(t) {
+    const clean = collapse(strReplace(t, /[\s:*\u00a0]+$/, ''));
+    // A sentence ("Join our newsletter for exclusive offers.") introduces a form; it is no label.
+    if (!clean || clean.length > 60 || strSplit(clean, ' ').length > 8 || reTest(/[.!?]$/, clean)) return '';
+    return clean;
+  }
+
+  // ----- names of icons -----
+  // Icon fonts name the glyph in a class (Font Awesome fa-trash, Bootstrap Icons bi-x-lg, Tabler
+  // ti-edit, Material Design Icons mdi-delete, Boxicons bx-trash, Ionicons, Glyphicons, Feather,
+  // Lucide, Octicons); SVG icons in data-icon (Font Awesome's SVG mode) or the sprite id of <use>;
+  // Material icons in their ligature text (arrow_back).
+  const ICON_PREFIX = /^(?:fa|bi|ti|mdi|bx|bxs|bxl|ion(?:-(?:ios|md))?|glyphicon|icon|feather|lucide|octicon|la|las|lar|lab|fe|ri|uil|gg|pi|si|oi)-(.+)$/;
+  // Style and size classes of those families, not glyph names.
+  const ICON_NOT_GLYPH = /^(?:fa-(?:solid|regular|light|thin|duotone|sharp|brands|classic|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|li|ul|stack|stack-[12]x|pull-(?:left|right|start|end)|rotate-[0-9a-z-]+|flip-[a-z]+|swap-opacity|width-auto|sharp-[a-z]+)|ti-(?:[1-9]x|lg|sm|xs|spin|fw)|mdi-(?:spin|rotate-[0-9]+|flip-[hv]|light|dark|inactive|[0-9]+px)|bx-(?:xs|sm|md|lg|spin|tada|flashing|burst|fade-[a-z]+|rotate-[0-9]+|flip-[a-z]+|border|border-circle|pull-[a-z]+)|icon-(?:sm|lg|xs|md|xl|[0-9]+|fw|white|inline|size-[a-z0-9]+)|ion-(?:ios|md)|la-(?:lg|[1-9]x|fw|spin))$/;
+  const NOT_GLYPH_WORDS = { has: 1, with: 1, btn: 1, button: 1, nav: 1, sidebar: 1, card: 1, list: 1,
+    item: 1, input: 1, form: 1, header: 1, social: 1, app: 1, brand: 1, text: 1, link: 1, menu: 0,
+    left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1, ui: 1, base: 1,
+    wrapper: 1, container: 1, label: 1, group: 1, image: 1, img: 1 };
+  const ICON_SELECTOR = 'i, svg, span, [class*="icon" i], [class*="fa-"], [class*="bi-"], [data-icon], use, sl-icon, ion-icon, iconify-icon';
+  const MATERIAL_CLASS = /(?:^|\s)material-(?:icons|symbols)[a-z-]*(?:\s|$)/;
+
+  /** The glyph words of one icon element: "trash", "x", "pen to square", "arrow back"; else ''. */
+  function iconWordsOf(node) {
+    const tag = tagOf(node);
+    // Icon elements (Shoelace's sl-icon, Ionicons' ion-icon, iconify-icon) name the glyph.
+    if (reTest(/-icon$/, tag)) {
+      const named = attr(node, 'name') || attr(node, 'icon');
+      const m = B.reExec(/([a-z][a-z0-9-]*)$/i, named);
+      if (m) return glyphWords(m[1]);
+    }
+    const cls = typeof getAttribute(node, 'class') === 'string' ? getAttribute(node, 'class') : '';
+    if (cls && reTest(MATERIAL_CLASS, cls)) return collapse(strReplace(str(textContent(node)), /_/g, ' '));
+    const dataIcon = attr(node, 'data-icon');
+    if (dataIcon && reTest(/^[a-z][a-z0-9-]*$/i, dataIcon)) return glyphWords(dataIcon);
+    if (tagOf(node) === 'use') {
+      const ref = attr(node, 'href') || attr(node, 'xlink:href');
+      const m = B.reExec(/#(?:icon[-_])?([a-z][a-z0-9_-]*)$/i, ref);
+      if (m) return glyphWords(strReplace(m[1], /[-_]icon$/i, ''));
+    }
+    if (!cls) return '';
+    const tokens = strSplit(collapse(cls), ' ');
+    for (let i = 0; i < tokens.length; i++) {
+      const t = lc(tokens[i]);
+      if (reTest(ICON_NOT_GLYPH, t)) continue;
+      const m = B.reExec(ICON_PREFIX, t);
+      // "icon-button__icon" is a component's part, not a glyph.
+      if (m && !(strSlice(t, 0, 5) === 'icon-' && NOT_GLYPH_WORDS[strSplit(glyphWords(m[1]), ' ')[0]])) {
+        return glyphWords(m[1]);
+      }
+      const suffixed = B.reExec(/^([a-z][a-z0-9-]*?)[-_]icon$/, t);
+      if (suffixed && !NOT_GLYPH_WORDS[suffixed[1]]) return glyphWords(suffixed[1]);
+    }
+    return '';
+  }
+
+  /** "x-lg" -> "x", "trash3-fill" -> "trash", "pen-to-square" -> "pen to square". */
+  function glyphWords(name) {
+    let n = lc(name);
+    n = strReplace(n, /-(?:fill|filled|outline|outlined|line|lg|sm|xs|xl|alt|o|round|rounded|sharp|solid|regular|light|thin|duotone|twotone|bold|circle-fill|square-fill)$/g, '');
+    n = strReplace(n, /-(?:fill|outline|lg|sm|alt|o)$/, '');
+    n = strReplace(strReplace(n, /([a-z])\d+$/, '$1'), /-\d+$/, '');
+    return collapse(strReplace(n, /[-_]+/g, ' '));
+  }
+
+  /** The name of the icon an icon-only control shows (its first icon with glyph words), or ''. */
+  function iconName(el) {
+    const own = iconWordsOf(el);
+    if (own) return own;
+    let list = null;
+    try {
+      list = elQsa(el, ICON_SELECTOR);
+    } catch (e) {
+      list = null;
+    }
+    const n = list ? mathMin(list.length, 12) : 0;
+    for (let i = 0; i < n; i++) {
+      const w = iconWordsOf(list[i]);
+      if (w) return w;
+    }
+    return '';
   }
 
   /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
@@ -1279,13 +1807,24 @@
   const INTERACTIVE_ROLES = { button: 1, link: 1, checkbox: 1, radio: 1, combobox: 1, switch: 1,
     tab: 1, menuitem: 1, menuitemcheckbox: 1, menuitemradio: 1, option: 1, textbox: 1,
     searchbox: 1, slider: 1, spinbutton: 1, listbox: 1, treeitem: 1 };
+  // Widgets that are interactive when they can be selected (aria-selected present): rows and
+  // cells of grids, tree grids and listbox-like tables.
+  const SELECTABLE_ROLES = { row: 1, gridcell: 1 };
 
   function ariaRole(el) {
     const role = getAttribute(el, 'role');
     return role ? lc(strTrim(strSplit(role, ' ')[0] || '')) : '';
   }
 
-  /** Cheap first test, run on every element of the page. */
+  function isWidgetRole(el, role) {
+    return !!INTERACTIVE_ROLES[role] || (!!SELECTABLE_ROLES[role] && hasAttribute(el, 'aria-selected'));
+  }
+
+  /**
+   * Cheap first test, run on the elements CANDIDATE_SUPERSET matches: native controls, links,
+   * editing hosts and ARIA widgets. Plain elements that a person can click (listeners,
+   * cursor:pointer, tabindex, onclick) are candidates of another kind (`why`, section 9).
+   */
   function isInteractiveCandidate(el, tag) {
     switch (tag) {
       case 'button': case 'select': case 'textarea': case 'summary':
@@ -1293,15 +1832,13 @@
       case 'input':
         return lc(attr(el, 'type')) !== 'hidden';
       case 'a':
-        return hasAttribute(el, 'href') || !!ariaRole(el) || hasAttribute(el, 'onclick') ||
-            hasAttribute(el, 'tabindex');
+        return hasAttribute(el, 'href') || isWidgetRole(el, ariaRole(el));
       case 'label': case 'html': case 'body': case 'iframe': case 'frame':
         return !!INTERACTIVE_ROLES[ariaRole(el)];
       default:
         break;
     }
-    if (INTERACTIVE_ROLES[ariaRole(el)]) return true;
-    if (hasAttribute(el, 'onclick')) return true;
+    if (isWidgetRole(el, ariaRole(el))) return true;
     if (hasAttribute(el, 'contenteditable')) return isEditingHost(el);
     return false;
   }
@@ -1313,7 +1850,11 @@
     return !(p && isEditable(p));
   }
 
-  /** Type per spec §4.1. */
+  // Types beyond spec §4.1 (scanner/README.md, "Types"): what a person would call the thing.
+  const ROLE_TYPES = { tab: 'tab', menuitem: 'menuitem', option: 'option', treeitem: 'item',
+    gridcell: 'item', row: 'row' };
+
+  /** Type per spec §4.1, and the widget types of ROLE_TYPES for explicit ARIA roles. */
   function typeOf(el, tag) {
     const role = ariaRole(el);
     if (tag === 'input') {
@@ -1321,14 +1862,17 @@
       if (t === 'checkbox') return 'checkbox';
       if (t === 'radio') return 'radio';
       if (BUTTON_INPUTS[t]) return 'button';
+      // tom-select over a <select>; a read-only combobox input is a select box (Shoelace's sl-select).
+      if (role === 'combobox' && (originalSelectOf(el) || hasAttribute(el, 'readonly'))) return 'select';
       return 'input';
     }
-    if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
-    if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     if (tag === 'select') return 'select';
     if (tag === 'textarea') return 'textarea';
+    if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
+    if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     switch (role) {
-      case 'button': case 'menuitem': return 'button';
+      case 'button': return 'button';
       case 'link': return 'link';
       case 'checkbox': case 'switch': case 'menuitemcheckbox': return 'checkbox';
       case 'radio': case 'menuitemradio': return 'radio';
@@ -1337,6 +1881,93 @@
       case 'combobox': case 'listbox': return 'select';
       default: return 'generic';
     }
+  }
+
+  // Containers of suggestions and dropdown choices: a plain clickable inside is an option.
+  const OPTION_CONTAINER = /(^|[\s_-])(ui-autocomplete|autocomplete|typeahead|suggest|suggestions|suggestion-list|combobox|select-dropdown|dropdown-options|listbox)([\s_-]|$)/i;
+  const LINK_CLASS = /(^|[\s_-])(link|href|anchor)([\s_-]|$)/i;
+
+  /**
+   * Type of a plain element a person can click (`why` != 0): `row` (a table row), `item` (a list
+   * item or cell), `option` (inside a listbox or suggestion list), `link` (it looks like one:
+   * underlined, a link class, a data-href; or an <a> without href), else `button`. Repeated
+   * siblings become rows or items later (plainSiblings).
+   */
+  function plainType(el, tag) {
+    const role = ariaRole(el);
+    if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    if (tag === 'tr' || role === 'row') return 'row';
+    if (role === 'listitem' || role === 'cell') return 'item';
+    for (let n = parentElement(el), depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+      if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class'))) return 'option';
+    }
+    if (tag === 'a' || hasAttribute(el, 'data-href') || hasAttribute(el, 'data-url') ||
+        hasAttribute(el, 'data-link') || reTest(LINK_CLASS, attr(el, 'class'))) {
+      return 'link';
+    }
+    const st = styleOf(el);
+    if (st && contains_(str(st.textDecorationLine || st.textDecoration), 'underline')) return 'link';
+    if (tag === 'li' || tag === 'td' || tag === 'th' || tag === 'dt' || tag === 'dd') return 'item';
+    return 'button';
+  }
+
+  // ----- custom selects (select2, choices.js, tom-select, ARIA comboboxes) -----
+
+  /**
+   * The native <select> a custom select widget stands for, or null: select2 puts its box right
+   * after the hidden original, choices.js and tom-select wrap or precede it.
+   */
+  function originalSelectOf(el) {
+    const memo = scanMemo && scanMemo.originals;
+    if (memo && mapHas(memo, el)) return mapGet(memo, el);
+    let found = null;
+    for (let n = el, depth = 0; n && depth < 5 && !found; n = parentElement(n), depth++) {
+      const cls = attr(n, 'class');
+      if (reTest(/(^|\s)select2-container(\s|$)/, cls)) {
+        const prev = previousElementSibling(n);
+        if (prev && tagOf(prev) === 'select') found = prev;
+      } else if (reTest(/(^|\s)choices(\s|$)/, cls)) {
+        found = firstOf(n, 'select');
+      } else if (reTest(/(^|\s)ts-wrapper(\s|$)/, cls)) {
+        const prev = previousElementSibling(n);
+        found = prev && tagOf(prev) === 'select' ? prev : firstOf(n, 'select');
+      }
+    }
+    if (memo) mapSet(memo, el, found);
+    return found;
+  }
+
+  // The box a person clicks to open a custom select (tom-select's control; select2's and
+  // choices.js's carry ARIA roles of their own).
+  const CUSTOM_SELECT_BOX = /(^|\s)(ts-control|select2-selection|choices)(\s|$)/;
+  // The popups of custom selects (their search boxes filter options, they are no search forms).
+  const CUSTOM_SELECT_POPUP = /(^|\s)(select2-dropdown|ts-dropdown|choices__list--dropdown)(\s|$)/;
+
+  function inCustomSelectPopup(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 6; n = parentElement(n), depth++) {
+      if (reTest(CUSTOM_SELECT_POPUP, attr(n, 'class'))) return true;
+    }
+    return false;
+  }
+
+  /** What a custom select shows as chosen: its rendered item text (not placeholders). */
+  function customSelectValue(el) {
+    const original = originalSelectOf(el);
+    const shown = firstOf(el, '.select2-selection__rendered, .choices__list--single .choices__item, ' +
+        '.ts-control > .item, [class*="single-value" i], [class*="selected-value" i]') ||
+        (originalSelectOf(el) && tagOf(el) === 'input' ? firstOf(parentElement(el) || el, '.item') : null);
+    if (shown) {
+      if (reTest(/placeholder/i, attr(shown, 'class')) || hasAttribute(shown, 'data-placeholder')) return '';
+      const text = collapse(labelText(shown));
+      if (text) return strReplace(text, /\s*(Remove item|\u00d7)$/i, '');
+    }
+    if (original) {
+      const i = selectSelectedIndex(original);
+      const opts = selectOptions(original);
+      if (i >= 0 && i < opts.length && str(optionValue(opts[i])) !== '') return collapse(optionText(opts[i]));
+      return '';
+    }
+    return tagOf(el) === 'input' ? str(inputValue(el)) : collapse(labelText(el));
   }
 
   const RE = {
@@ -1423,7 +2054,9 @@
     }
     // Custom buttons and <button type=button>: submit-like text next to text fields, in a "form"
     // without <form> that has no native submit button of its own.
-    if (!reTest(RE.submitText, name)) return false;
+    if (!reTest(RE.submitText, name) || reTest(/\b(month|year|week|page|slide|image|photo|picture)\b/i, name)) {
+      return false;
+    }
     const scope = nearbyScope(el);
     return !!scope && !!firstOfComposed(scope, TEXT_FIELD_SELECTOR) &&
         !firstOfComposed(scope, 'button[type=submit], input[type=submit], input[type=image], form button:not([type])');
@@ -1495,6 +2128,19 @@
     return reTest(RE.primaryClass, attr(el, 'class'));
   }
 
+  /** :disabled, asked only of the elements that can be (form controls, fieldsets, options). */
+  function isNativelyDisabled(el, tag) {
+    if (tag !== 'button' && tag !== 'input' && tag !== 'select' && tag !== 'textarea' &&
+        tag !== 'fieldset' && tag !== 'option' && tag !== 'optgroup') {
+      return false;
+    }
+    try {
+      return matches(el, ':disabled');
+    } catch (e) {
+      return hasAttribute(el, 'disabled');
+    }
+  }
+
   function isDisabled(el) {
     if (attr(el, 'aria-disabled') === 'true') return true;
     try {
@@ -1558,11 +2204,12 @@
 
   /** Raw current value of a value-bearing element, or null. */
   function rawValue(el, tag, type) {
-    if (tag === 'input' && type !== 'button' && type !== 'checkbox' && type !== 'radio') {
+    if (tag === 'input' && type !== 'button' && type !== 'checkbox' && type !== 'radio' && type !== 'select') {
       return str(inputValue(el));
     }
     if (tag === 'textarea') return str(textareaValue(el));
     if (tag === 'select') return str(selectValue(el));
+    if (type === 'select') return customSelectValue(el);
     if (type === 'generic' && isEditable(el)) return collapse(safeInnerText(el));
     if (type === 'input' || type === 'textarea') return collapse(safeInnerText(el));
     return null;
@@ -1572,14 +2219,34 @@
     'autocomplete', 'title', 'alt', 'for', 'maxlength', 'minlength', 'pattern', 'min', 'max',
     'inputmode', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'data-testid', 'target'];
 
-  function relevantAttributes(el, tag, type) {
+  /**
+   * Every attribute of `el` as name -> value (a null-prototype object), read in one pass: a large
+   * scan describes thousands of elements, each with a few attributes and many questions.
+   */
+  function attributeTable(el) {
+    const t = objectCreate(null);
+    let list = null;
+    try {
+      list = B.elAttributes(el);
+    } catch (e) {
+      list = null;
+    }
+    const n = list ? list.length : 0;
+    for (let i = 0; i < n; i++) {
+      const a = list[i];
+      t[B.attrName(a)] = B.attrValue(a);
+    }
+    return t;
+  }
+
+  function relevantAttributes(el, tag, type, table) {
+    const t = table || attributeTable(el);
     const out = {};
-    each(RELEVANT_ATTRIBUTES, (name) => {
-      const v = attr(el, name);
-      if (v !== '') out[name] = truncate(v, 200);
-    });
-    if (type === 'button' && tag === 'input' && attr(el, 'value')) out.value = attr(el, 'value');
-    if (type === 'button' && tag === 'button' && attr(el, 'value')) out.value = attr(el, 'value');
+    for (let i = 0; i < RELEVANT_ATTRIBUTES.length; i++) {
+      const v = t[RELEVANT_ATTRIBUTES[i]];
+      if (v !== undefined && v !== '') out[RELEVANT_ATTRIBUTES[i]] = truncate(v, 200);
+    }
+    if (type === 'button' && (tag === 'input' || tag === 'button') && t.value) out.value = t.value;
     return out;
   }
 
@@ -1592,14 +2259,97 @@
     return out;
   }
 
-  /** Light classification for every candidate; selectors and keys come later, for returned ones. */
-  function classify(el, ctx, vis) {
+  /** Options of a custom select: its original <select>'s, else the options of its listbox. */
+  function customOptionTexts(el) {
+    const original = originalSelectOf(el);
+    if (original) return filter(selectOptionTexts(original), (t) => t !== '');
+    const ids = strTrim(attr(el, 'aria-controls') || attr(el, 'aria-owns'));
+    const out = [];
+    each(ids ? strSplit(ids, /\s+/) : [], (id) => {
+      const box = id ? byIdInRoot(el, id) : null;
+      let opts = null;
+      try {
+        opts = box ? elQsa(box, '[role=option]') : null;
+      } catch (e) {
+        opts = null;
+      }
+      each(opts, (o) => { if (out.length < 20) push(out, truncate(collapse(safeInnerText(o)), TEXT_MAX)); });
+    });
+    return out;
+  }
+
+  /**
+   * Light classification for every candidate; selectors and keys come later, for returned ones.
+   * `why` (section 9): 0 for native controls and ARIA widgets, else why a plain element counts.
+   */
+  function classify(el, ctx, vis, why) {
     const tag = tagOf(el);
-    const type = typeOf(el, tag);
-    const name = accessibleName(el, type);
+    const type = why ? (reTest(CUSTOM_SELECT_BOX, attr(el, 'class')) && originalSelectOf(el) ? 'select'
+        : plainType(el, tag)) : typeOf(el, tag);
+    let name = accessibleName(el, type);
+    let alias = '';
+    // A calendar day labelled with its full date ("January 15, 2024") shows the day's number: a
+    // person clicks "15" in the open picker; the date stays an alias.
+    if (name.length > 5 && reTest(/\d/, name) && hasAttribute(el, 'aria-label')) {
+      const shown = collapse(simpleInnerText(el));
+      if (reTest(/^\d{1,2}$/, shown) && reTest(DATE_WORDS, name)) {
+        alias = name;
+        name = shown;
+      }
+    }
     const role = roleOf(el, tag, type, name);
     return { el, ctx, tag, type, role, name, text: truncate(name, TEXT_MAX), vis,
-      proxy: null, id: 0, key: '', primary: false };
+      proxy: null, id: 0, key: '', primary: false, why: why || 0, alias };
+  }
+
+  const DATE_WORDS = /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i;
+  const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August',
+    'September', 'October', 'November', 'December'];
+
+  /**
+   * Other names a person might use for the element (aliases): the full date of a calendar day,
+   * the title or tooltip when the name is something else, the icon it shows. At most three.
+   */
+  function aliasesOf(item, table) {
+    const el = item.el;
+    const t = table || attributeTable(el);
+    const out = [];
+    const add = (v) => {
+      if (!v || v === item.name) return;
+      const text = truncate(collapse(v), TEXT_MAX);
+      if (text && text !== item.text && !includes(out, text) && lc(text) !== lc(item.name) && out.length < 3) {
+        push(out, text);
+      }
+    };
+    if (item.alias) add(item.alias);
+    if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
+    add(t['aria-label']);
+    add(t.title);
+    if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
+      for (let i = 0; i < TOOLTIP_ATTRIBUTES.length; i++) add(t[TOOLTIP_ATTRIBUTES[i]]);
+      // The glyph of an icon inside (a text-only element has no element children to look at).
+      if (item.name.length <= 40 && (firstElementChild(el) || reTest(/icon|fa-|bi-|ti-|mdi-|bx-|material/i, t.class || ''))) {
+        add(iconName(el));
+      }
+    }
+    return out;
+  }
+
+  /** The full date of a date-picker day cell from its data attributes (jQuery UI, Pikaday), or ''. */
+  function dayDate(el) {
+    let y = attr(el, 'data-pika-year');
+    let m = attr(el, 'data-pika-month');
+    let d = attr(el, 'data-pika-day');
+    if (!y) {
+      const cell = parentElement(el);
+      if (cell && hasAttribute(cell, 'data-year') && hasAttribute(cell, 'data-month')) {
+        y = attr(cell, 'data-year');
+        m = attr(cell, 'data-month');
+        d = attr(el, 'data-date') || collapse(simpleInnerText(el));
+      }
+    }
+    const month = MONTHS[+m];
+    return y && month && d ? month + ' ' + d + ', ' + y : '';
   }
 
   // ===============================================================================================
@@ -1669,24 +2419,33 @@
     return keyText(attr(el, 'name') || elId(el));
   }
 
-  function assignKeys(items) {
-    const seen = new B.Map();
-    const contexts = new B.Map(); // node -> nearest context ancestor-or-self
-    const contextKeys = new B.Map(); // context element (or null) -> its key part
+  /**
+   * Keys for `items` (document order). `memo` ({seen, contexts, contextKeys}) carries the
+   * duplicate counts on to elements registered after the scan (query, find_text).
+   */
+  function assignKeys(items, memo) {
+    const m = memo || newKeyMemo();
     each(items, (item) => {
       const frame = item.ctx.label ? item.ctx.label + '/' : '';
       const role = item.role === 'generic' ? '' : item.role;
-      const c = contextElement(item.el, contexts);
-      let ck = mapGet(contextKeys, c);
+      const c = contextElement(item.el, m.contexts);
+      let ck = mapGet(m.contextKeys, c);
       if (ck === undefined) {
         ck = contextKey(c);
-        mapSet(contextKeys, c, ck);
+        mapSet(m.contextKeys, c, ck);
       }
       const base = item.type + ':' + role + ':' + frame + ck + ':' + labelForKey(item);
-      const n = (mapGet(seen, base) || 0) + 1;
-      mapSet(seen, base, n);
+      const n = (mapGet(m.seen, base) || 0) + 1;
+      mapSet(m.seen, base, n);
       item.key = n > 1 ? base + '#' + n : base;
     });
+    return m;
+  }
+
+  function newKeyMemo() {
+    // seen: key base -> count; contexts: node -> nearest context ancestor-or-self; contextKeys:
+    // context element (or null) -> its key part.
+    return { seen: new B.Map(), contexts: new B.Map(), contextKeys: new B.Map() };
   }
 
   // ===============================================================================================
@@ -1704,46 +2463,253 @@
   }
 
   /**
-   * Walks `root` (document, shadow root or element) in document order, appending {el, ctx} to
-   * `walk.candidates`; records shadow roots and frame documents in `walk.roots`, iframes in
-   * `walk.frames`. Shadow and frame content follows its host element.
+   * Walks `root` (document, shadow root or element) in document order, appending {el, ctx, why}
+   * to `walk.candidates` (`why`: 0 for native controls and ARIA widgets, else the BY_* reasons a
+   * plain element may be something to click); records shadow roots and frame documents in
+   * `walk.roots`, iframes in `walk.frames`. Shadow and frame content follows its host element.
    */
   function collect(root, ctx, walk) {
     const all = queryAll(root, '*');
     const n = all.length;
-    // Every element isInteractiveCandidate accepts, and every frame, matches this selector; one
-    // native query (same tree order as `all`) spares the attribute reads on all other elements.
+    // Every element isInteractiveCandidate accepts, every frame and every element with a
+    // tabindex or handler attribute matches this selector; one native query (same tree order as
+    // `all`) spares the attribute reads on all other elements.
     const marked = queryAll(root, CANDIDATE_SUPERSET);
+    const pointed = pointerCandidates(nodeType(root) === ELEMENT_NODE ? getRootNode(root) : root);
     let next = 0;
     // A whole document or shadow root: sort its popup and message boxes on the way.
     const sorter = nodeType(root) === ELEMENT_NODE ? null : newSignalSorter(root);
-    if (!sorter) visitElement(root, ctx, walk, true);
+    if (!sorter) visitElement(root, ctx, walk, true, plainReasons(root, pointed));
     for (let i = 0; i < n; i++) {
       const el = all[i];
       const hit = next < marked.length && marked[next] === el;
       if (hit) next++;
       if (sorter) sorter.add(el);
-      visitElement(el, ctx, walk, hit);
+      visitElement(el, ctx, walk, hit, plainReasons(el, pointed));
     }
     if (sorter) mapSet(walk.boxes, root, sorter.boxes);
   }
 
   const CANDIDATE_SUPERSET = 'a, button, input, select, textarea, summary, iframe, frame, [role], ' +
-      '[onclick], [contenteditable]';
+      '[onclick], [contenteditable], [tabindex], [onmousedown], [onpointerdown]';
+
+  /** BY_LISTENER | BY_POINTER for `el` (attribute reasons come from visitElement). */
+  function plainReasons(el, pointed) {
+    return (wsHas(listened, el) ? BY_LISTENER : 0) | (pointed && setHas(pointed, el) ? BY_POINTER : 0);
+  }
 
   /** `marked`: `el` may be a candidate or a frame (it matches CANDIDATE_SUPERSET). */
-  function visitElement(el, ctx, walk, marked) {
+  function visitElement(el, ctx, walk, marked, why) {
     walk.total++;
-    if (marked) {
+    if (marked || why) {
       const tag = tagOf(el);
-      if (isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx });
-      if (tag === 'iframe' || tag === 'frame') visitFrame(el, ctx, walk);
+      if (marked && isInteractiveCandidate(el, tag)) push(walk.candidates, { el, ctx, why: 0 });
+      else {
+        const reasons = why | (marked ? attributeReasons(el) : 0);
+        if (reasons && !NOT_CLICKABLE_TAGS[tag] && !structural(el)) push(walk.candidates, { el, ctx, why: reasons });
+      }
+      if (marked && (tag === 'iframe' || tag === 'frame')) visitFrame(el, ctx, walk);
     }
     const sr = shadowRoot(el);
     if (sr) {
       push(walk.roots, sr);
       collect(sr, ctx, walk);
     }
+  }
+
+  // ----- what else a person can click: listeners, cursor:pointer, tabindex, handler attributes --
+  // Why a plain element (not a native control or ARIA widget) is a candidate: bits of `why`.
+  const BY_LISTENER = 1; // click, mousedown, pointerdown (mouseup, pointerup, touchstart...) listeners
+  const BY_POINTER = 2; // cursor:pointer that it does not inherit
+  const BY_TABINDEX = 4; // tabindex >= 0
+  const BY_HANDLER = 8; // onclick, onmousedown, onpointerdown attributes
+  // Never units of their own: the page, labels (their control is), parts of native controls,
+  // frames, metadata and the insides of SVG graphics.
+  const NOT_CLICKABLE_TAGS = { html: 1, body: 1, head: 1, label: 1, option: 1, optgroup: 1,
+    iframe: 1, frame: 1, script: 1, style: 1, link: 1, meta: 1, title: 1, template: 1, slot: 1,
+    path: 1, g: 1, use: 1, circle: 1, rect: 1, line: 1, polyline: 1, polygon: 1, ellipse: 1,
+    text: 1, tspan: 1, defs: 1, symbol: 1, mask: 1, clippath: 1, lineargradient: 1, stop: 1,
+    br: 1, hr: 1, col: 1, colgroup: 1, source: 1, track: 1, area: 1, map: 1, dialog: 1, form: 1,
+    fieldset: 1, legend: 1, main: 1, nav: 1, header: 1, footer: 1, aside: 1, section: 1, article: 1,
+    table: 1, thead: 1, tbody: 1, tfoot: 1, ul: 1, ol: 1, dl: 1, pre: 1, code: 1, blockquote: 1,
+    h1: 1, h2: 1, h3: 1, h4: 1, h5: 1, h6: 1, p: 1 };
+  // Roles of structure and documents: focusable for reading (tabindex=0 on a tab panel, a
+  // scrollable region), not something to click.
+  const STRUCTURE_ROLES = { region: 1, main: 1, article: 1, document: 1, tabpanel: 1, group: 1,
+    dialog: 1, alertdialog: 1, application: 1, log: 1, status: 1, alert: 1, marquee: 1, timer: 1,
+    feed: 1, figure: 1, img: 1, list: 1, table: 1, grid: 1, treegrid: 1, tree: 1, tablist: 1,
+    menu: 1, menubar: 1, toolbar: 1, navigation: 1, banner: 1, contentinfo: 1, complementary: 1,
+    search: 1, form: 1, presentation: 1, none: 1, heading: 1, paragraph: 1, tooltip: 1,
+    separator: 1, scrollbar: 1, progressbar: 1, meter: 1, note: 1, math: 1, definition: 1,
+    term: 1, listbox: 1, radiogroup: 1, rowgroup: 1, columnheader: 1, rowheader: 1 };
+
+  /** A box of structure (a dialog, a region, a list...): never a plain clickable itself. */
+  function structural(el) {
+    return !!STRUCTURE_ROLES[ariaRole(el)] || getAttribute(el, 'aria-modal') === 'true';
+  }
+
+  /** BY_TABINDEX | BY_HANDLER from the attributes of an element CANDIDATE_SUPERSET matched. */
+  function attributeReasons(el) {
+    let why = 0;
+    const ti = getAttribute(el, 'tabindex');
+    if (ti !== null && +ti >= 0) why |= BY_TABINDEX;
+    if (hasAttribute(el, 'onclick') || hasAttribute(el, 'onmousedown') || hasAttribute(el, 'onpointerdown')) {
+      why |= BY_HANDLER;
+    }
+    return why;
+  }
+
+  // The listener registry (scanner/listeners.js) runs in the page's main world and tells this
+  // world, over DOM events on a per-session channel, which elements have press listeners.
+  const listened = new B.WeakSet();
+  const registryDocs = new B.WeakSet(); // documents whose registry this scanner has asked
+
+  function channelName() {
+    let c = '';
+    try {
+      c = G.__lemmascope_channel;
+    } catch (e) {
+      c = '';
+    }
+    return typeof c === 'string' && reTest(/^[a-z0-9]{4,64}$/, c) ? c : '';
+  }
+
+  function markedTarget(e) {
+    const path = B.eventComposedPath(e);
+    return path && path.length ? path[0] : null;
+  }
+
+  function onListenerOn(e) {
+    const t = markedTarget(e);
+    if (t) wsAdd(listened, t);
+  }
+
+  function onListenerOff(e) {
+    const t = markedTarget(e);
+    if (t) wsDelete(listened, t);
+  }
+
+  /**
+   * Brings `listened` up to date for `doc`: the registry answers the query synchronously, inside
+   * dispatchEvent, with one event per element registered since the last query (all of them the
+   * first time this scanner asks).
+   */
+  function syncListeners(doc) {
+    const ch = channelName();
+    if (!ch || !doc) return;
+    try {
+      const fresh = !wsHas(registryDocs, doc);
+      if (fresh) {
+        addListener(doc, ch + '-on', onListenerOn, true);
+        addListener(doc, ch + '-off', onListenerOff, true);
+        wsAdd(registryDocs, doc);
+      }
+      // Made by the document itself with captured methods: a page world's Event may be replaced,
+      // and constructors of a detached pristine realm do not work.
+      const query = B.docCreateEvent(doc, 'Event');
+      B.eventInit(query, ch + (fresh ? '-qa' : '-q'), false, false);
+      dispatchEvent(doc, query);
+    } catch (e) {
+      // no registry here: listeners stay unknown, the other signals still count
+    }
+  }
+
+  // cursor:pointer. Computed styles for every element would cost a scan dearly; the rules that
+  // set it are few: their selectors (dynamic pseudo-classes and pseudo-elements dropped) find
+  // the elements, and each is then confirmed by its computed style. Inline styles count too.
+  // Style sheets a page may not read (cross-origin without CORS) are not seen.
+  const sheetPointerMemo = new B.WeakMap(); // sheet -> {length, selectors}
+  const DYNAMIC_PSEUDO = /::?(before|after|marker|placeholder|selection|first-line|first-letter|backdrop|file-selector-button|-webkit-[a-z-]+|-moz-[a-z-]+)\b|:(hover|focus-visible|focus-within|focus|active|visited|link|any-link)\b/gi;
+
+  /** Selectors of the rules in `sheet` (and its @media/@supports/@layer groups) that set cursor:pointer. */
+  function sheetPointerSelectors(sheet) {
+    let rules = null;
+    try {
+      rules = B.sheetRules(sheet);
+    } catch (e) {
+      return null; // cross-origin
+    }
+    if (!rules) return null;
+    const memo = wmGet(sheetPointerMemo, sheet);
+    if (memo && memo.length === rules.length) return memo.selectors;
+    const selectors = [];
+    const visit = (list, depth) => {
+      for (let i = 0; i < list.length; i++) {
+        const rule = list[i];
+        let sel = null;
+        try {
+          sel = B.ruleSelector(rule);
+        } catch (e) {
+          sel = null;
+        }
+        if (typeof sel === 'string') {
+          let cursor = '';
+          try {
+            cursor = B.ruleStyle(rule).cursor;
+          } catch (e) {
+            cursor = '';
+          }
+          if (cursor === 'pointer') {
+            const clean = strTrim(strReplace(sel, DYNAMIC_PSEUDO, ''));
+            if (clean && !reTest(/^[>+~]|[>+~,]\s*$|,\s*[>+~]|\(\s*\)/, clean)) push(selectors, clean);
+          }
+          continue;
+        }
+        let inner = null;
+        try {
+          inner = depth < 4 ? B.groupRules(rule) : null;
+        } catch (e) {
+          inner = null;
+        }
+        if (inner && inner.length) visit(inner, depth + 1);
+      }
+    };
+    visit(rules, 0);
+    wmSet(sheetPointerMemo, sheet, { length: rules.length, selectors });
+    return selectors;
+  }
+
+  /** The elements of `root` that a style rule or inline style may give cursor:pointer (a Set), or null. */
+  function pointerCandidates(root) {
+    const memo = scanMemo ? scanMemo.pointed : null;
+    if (memo && mapHas(memo, root)) return mapGet(memo, root);
+    const found = pointerCandidatesOf(root);
+    if (memo) mapSet(memo, root, found);
+    return found;
+  }
+
+  function pointerCandidatesOf(root) {
+    const isDoc = nodeType(root) === DOCUMENT_NODE;
+    if (!isDoc && !isShadowRoot(root)) return null; // `within` scans: the document's own pass is skipped
+    const selectors = ['[style*="cursor"]'];
+    const addSheets = (list) => {
+      const n = list ? list.length : 0;
+      for (let i = 0; i < n; i++) {
+        const sels = sheetPointerSelectors(list[i]);
+        if (sels) for (let j = 0; j < sels.length; j++) push(selectors, sels[j]);
+      }
+    };
+    try {
+      addSheets(isDoc ? B.docStyleSheets(root) : B.srStyleSheets(root));
+      addSheets(isDoc ? B.docAdoptedSheets(root) : B.srAdoptedSheets(root));
+    } catch (e) {
+      // no style sheets here
+    }
+    const found = new B.Set();
+    const addAll = (list) => { for (let i = 0; i < list.length; i++) setAdd(found, list[i]); };
+    try {
+      addAll(queryAll(root, join(selectors, ', ')));
+    } catch (e) {
+      // One selector this engine does not know spoils the list: query them one by one.
+      each(selectors, (sel) => {
+        try {
+          addAll(queryAll(root, sel));
+        } catch (ignored) {
+          // not a selector here
+        }
+      });
+    }
+    return found.size ? found : null;
   }
 
   function visitFrame(iframe, ctx, walk) {
@@ -1756,6 +2722,7 @@
     const inner = { chain, label: fullSelector(iframe, ctx.chain) };
     if (!isVisible(iframe) && !walk.includeHidden) return;
     push(walk.roots, doc);
+    syncListeners(doc);
     collect(doc, inner, walk);
   }
 
@@ -1777,13 +2744,64 @@
     roots: [],
     scanCount: 0,
     hovered: null, // where the virtual pointer is, for enter/leave events
+    keys: null, // the last scan's key memo (assignKeys), for elements registered after it
   };
 
   function resetMap() {
     state.items = [];
     state.byElement = new B.WeakMap();
     state.roots = [];
+    state.keys = null;
     state.scanCount++;
+  }
+
+  /** The id of `el` in the current map, or 0. */
+  function idOf(el) {
+    const id = wmGet(state.byElement, el);
+    return id && state.items[id] && state.items[id].el === el ? id : 0;
+  }
+
+  /**
+   * Adds `el` to the map after the scan (query, find_text): a new id after the current maximum
+   * (ids already given never change). Elements the scanner does not count as interactive are
+   * registered too, with type "text" and `interactive: false`. Returns {item, added}.
+   */
+  function register(el) {
+    const known = idOf(el);
+    if (known) return { item: state.items[known], added: false };
+    const ctx = contextOf(el);
+    const cache = newVisibilityCache();
+    const vis = visibilityOf(el, cache, false);
+    const tag = tagOf(el);
+    let why = 0;
+    let interactive = isInteractiveCandidate(el, tag);
+    if (!interactive) {
+      syncListeners(ownerDocument(el));
+      why = plainReasons(el, pointerCandidates(getRootNode(el))) | attributeReasons(el);
+      if (why && !NOT_CLICKABLE_TAGS[tag] && !structural(el) && vis.visible) why = confirmClickable({ el, why });
+      else why = 0;
+      interactive = why !== 0;
+    }
+    const item = classify(el, ctx, vis, why);
+    if (!interactive) {
+      item.type = 'text';
+      item.role = 'generic';
+      item.interactive = false;
+    }
+    const r = vis.rect || getRect(el);
+    const off = frameOffset(ctx.chain);
+    item.rect = { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
+    const vp = viewportSize(TOP_DOC);
+    const tr = item.rect;
+    item.inViewport = vis.visible && (!vis.view || boxMeetsRect(vis.view, r)) &&
+        tr.x < vp.width && tr.x + tr.width > 0 && tr.y < vp.height && tr.y + tr.height > 0;
+    if (!state.keys) state.keys = newKeyMemo();
+    assignKeys([item], state.keys);
+    item.id = mathMax(state.items.length, 1);
+    state.items[item.id] = item;
+    wmSet(state.byElement, el, item.id);
+    if (!includes(state.roots, getRootNode(el))) push(state.roots, getRootNode(el));
+    return { item, added: true };
   }
 
   function isLive(item) {
@@ -1830,10 +2848,18 @@
   const NEAR_RADIUS = 500;
 
   function cmdScan(cmd) {
+    return withScanMemo(() => scan(cmd));
+  }
+
+  /**
+   * Runs `fn` with the per-scan memo: for commands that read the page without changing it (scan,
+   * query, find_text), which ask the same questions of many elements.
+   */
+  function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
-      styles: new B.Map(), search: new B.Map() };
+      styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map() };
     try {
-      return scan(cmd);
+      return fn();
     } finally {
       scanMemo = null;
     }
@@ -1843,6 +2869,11 @@
     const t0 = now();
     const max = +param(cmd, 'max_elements', 200);
     const maxElements = numIsFinite(max) && max >= 0 ? mathFloor(max) : 200;
+    // detail_max (an addition to spec §3.1, scanner/README.md): how many of the returned elements
+    // carry selector and xpath (the rest omit them; get_selector gives them on demand). Pattern
+    // members first, then document order, as for max_elements (which keeps its §3.1 meaning).
+    const detail = +param(cmd, 'detail_max', maxElements);
+    const detailMax = numIsFinite(detail) && detail >= 0 ? mathFloor(detail) : maxElements;
     const includeHidden = param(cmd, 'include_hidden', false) === true;
     const viewportOnly = param(cmd, 'viewport_only', false) === true;
     const near = param(cmd, 'near', null);
@@ -1851,6 +2882,7 @@
     const scope = within ? scopeFor(within) : null;
     const walk = { total: 0, candidates: [], roots: [TOP_DOC], frames: [], includeHidden,
       boxes: new B.Map() };
+    syncListeners(scope ? ownerDocument(scope.el) : TOP_DOC);
     if (scope) collect(scope.el, scope.ctx, walk);
     else collect(TOP_DOC, topContext(), walk);
     // Every shadow root of the page (classification looks into those near a button).
@@ -1864,7 +2896,8 @@
       if (!item || (viewportOnly && !item.inViewport)) return;
       push(items, item);
     });
-    assignKeys(items);
+    items = settleClickables(items, vp);
+    const keys = assignKeys(items);
     markPrimaries(items);
 
     const patterns = detectPatterns(items, walk, vp, param(cmd, 'pattern_rules', null));
@@ -1875,8 +2908,14 @@
       priority = sortBy(items, (item) => item.distance);
     }
     const chosen = chooseReturned(items, priority, patterns.important, maxElements);
+    const returned = new B.Set();
+    each(chosen.list, (item) => setAdd(returned, item));
+    const detailed = new B.Set();
+    each(chooseReturned(chosen.list, filter(priority, (item) => setHas(returned, item)),
+        patterns.important, detailMax).list, (item) => setAdd(detailed, item));
     resetMap();
     state.roots = walk.roots;
+    state.keys = keys;
     each(chosen.list, (item, i) => {
       item.id = i + 1;
       state.items[item.id] = item;
@@ -1884,9 +2923,10 @@
     });
     let ordered = chosen.list;
     if (anchorInfo) ordered = sortBy(chosen.list, (item) => item.distance);
+    const active = deepActiveElement(TOP_DOC);
     return {
       page: pageInfo(),
-      elements: map(ordered, (item) => elementJson(item, includeHidden)),
+      elements: map(ordered, (item) => elementJson(item, includeHidden, setHas(detailed, item), active)),
       patterns: map(patterns.list, (p) => patternJson(p)),
       messages: detectMessages(walk, items, patterns.list),
       frames: map(filter(walk.frames, (f) => includeHidden || isVisible(f.iframe)), frameJson),
@@ -1895,6 +2935,7 @@
         interactive: walk.candidates.length,
         visible: items.length,
         returned: chosen.list.length,
+        detailed: detailed.size,
         truncated: chosen.truncated,
         scan_ms: round(now() - t0),
       },
@@ -1917,13 +2958,24 @@
   function measure(c, cache, vp, includeHidden) {
     let vis = visibilityOf(c.el, cache, true);
     let proxy = null;
+    if (c.why) {
+      // Plain elements count only where a person sees them, and when nothing around them is
+      // the control already.
+      if (!vis.visible) return null;
+      // A region taller than the viewport or covering half of it is not a control (and naming
+      // it would read the text of half the page).
+      const r = vis.rect;
+      if (r.height > vp.height || r.width * r.height >= 0.5 * vp.width * vp.height) return null;
+      c.why = confirmClickable(c);
+      if (!c.why) return null;
+    }
     if (!vis.visible && isNativeCheckable(c.el)) {
       proxy = visibleLabelOf(c.el, cache);
       if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible && !includeHidden) return null;
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
-    const item = classify(c.el, c.ctx, vis);
+    const item = classify(c.el, c.ctx, vis, c.why);
     item.proxy = proxy;
     const off = frameOffset(c.ctx.chain);
     const r = vis.rect;
@@ -1933,6 +2985,261 @@
         tr.x < vp.width && tr.x + tr.width > 0 && tr.y < vp.height && tr.y + tr.height > 0 &&
         inFrameViewports(tr, c.ctx.chain);
     return item;
+  }
+
+  /**
+   * The reasons that hold for a plain candidate {el, why} (0: it does not count): not inside a
+   * control, link, label or widget (that is the unit), and cursor:pointer only where it starts
+   * (it is inherited: the children of a pointer box have it too).
+   */
+  function confirmClickable(c) {
+    let why = c.why;
+    if (insideInteractive(c.el)) return 0;
+    if (why & BY_POINTER) {
+      const st = styleOf(c.el);
+      const parent = composedParent(c.el);
+      const up = parent ? styleOf(parent) : null;
+      if (!st || st.cursor !== 'pointer' || (up && up.cursor === 'pointer')) why &= ~BY_POINTER;
+    }
+    return why;
+  }
+
+  /** True when an ancestor of `el` is a control, link, label or widget (listboxes excepted). */
+  function insideInteractive(el) {
+    const memo = scanMemo ? scanMemo.inside : null; // node -> its descendants are inside one
+    const path = [];
+    let answer = false;
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      if (memo && mapHas(memo, n)) {
+        answer = mapGet(memo, n);
+        break;
+      }
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') break;
+      if (tag === 'label' || (isInteractiveCandidate(n, tag) && ariaRole(n) !== 'listbox')) {
+        answer = true;
+        if (memo) mapSet(memo, n, true);
+        break;
+      }
+      push(path, n);
+    }
+    if (memo) for (let i = 0; i < path.length; i++) mapSet(memo, path[i], answer);
+    return answer;
+  }
+
+  /**
+   * One unit per thing a person clicks. Among plain clickables (innermost first): a box holding
+   * eight or more units is a region (event delegation, a page root), not a control; a box whose
+   * text all belongs to units inside it is their wrapper; a box with units and text of its own
+   * (a card, a row) is named by that text only; a box with no name and nothing drawn is
+   * decoration; 400+ characters is text content, and so is a focusable box that scrolls or
+   * reads like prose without any other sign of being clickable. A delegating list (three or
+   * more alike children holding all its text) gives its children as units. A listbox whose
+   * options are listed is their container. Keeps document order.
+   */
+  function settleClickables(items, vp) {
+    const n = items.length;
+    const drop = new B.Set();
+    let extra = null; // children of delegating lists: item -> [its children's items]
+    for (let i = n - 1; i >= 0; i--) {
+      const item = items[i];
+      const widget = item.type === 'select' && item.tag !== 'select' && item.tag !== 'input';
+      const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox');
+      const listbox = widget && !custom && item.why === 0 && ariaRole(item.el) === 'listbox';
+      if (item.why === 0 && !listbox && !custom) continue;
+      const inner = new B.Set();
+      const innerItems = [];
+      let options = 0;
+      for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
+        if (setHas(drop, items[j])) continue;
+        setAdd(inner, items[j].el);
+        push(innerItems, items[j]);
+        if (items[j].type === 'option') options++;
+      }
+      if (listbox) {
+        if (options) setAdd(drop, item);
+        continue;
+      }
+      if (custom) {
+        // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
+        // part of it; the options of its open list are units. Where it wraps the focusable
+        // combobox input (tom-select, ARIA 1.1 comboboxes), that input is the unit.
+        if (find(innerItems, (x) => x.type === 'select' || (x.tag === 'input' && !inCustomSelectPopup(x.el))) !== null) {
+          // The combobox's own text field (ARIA 1.1: the combobox wraps its textbox) is the unit.
+          setAdd(drop, item);
+          continue;
+        }
+        each(innerItems, (x) => { if (!inListboxBelow(x.el, item.el)) setAdd(drop, x); });
+        continue;
+      }
+      if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item))) {
+        setAdd(drop, item);
+        continue;
+      }
+      if (inner.size) {
+        const own = collapse(ownText(item.el, inner));
+        if (!own) {
+          setAdd(drop, item);
+          continue;
+        }
+        item.name = own;
+        item.text = truncate(own, TEXT_MAX);
+        continue;
+      }
+      if (!item.name && !firstOf(item.el, 'img, svg, canvas, i, [class*="icon" i]') &&
+          !reTest(/^(img|svg|canvas|i)$/, item.tag)) {
+        setAdd(drop, item);
+        continue;
+      }
+      const children = delegatedChildren(item);
+      if (children) {
+        setAdd(drop, item);
+        if (!extra) extra = new B.Map();
+        mapSet(extra, item, children);
+      }
+    }
+    let kept = items;
+    if (drop.size) {
+      kept = [];
+      each(items, (item) => {
+        if (!setHas(drop, item)) push(kept, item);
+        else if (extra && mapHas(extra, item)) each(mapGet(extra, item), (c) => push(kept, c));
+      });
+    }
+    plainSiblings(kept);
+    return kept;
+  }
+
+  /**
+   * True when `inner` is inside `outer` as a person sees it: in its subtree, or slotted into a
+   * slot in its shadow tree (a tab group's container holds the tabs it slots).
+   */
+  function insideForUnits(outer, inner) {
+    return composedContains(outer, inner) || (isShadowRoot(getRootNode(outer)) && flatContains(outer, inner));
+  }
+
+  /** True when a role=listbox element lies between `el` and its ancestor `top` (excluded). */
+  function inListboxBelow(el, top) {
+    for (let n = composedParent(el); n && n !== top; n = composedParent(n)) {
+      if (ariaRole(n) === 'listbox') return true;
+    }
+    return false;
+  }
+
+  /** The first class of `el` (the base class of a component: "mail" of "mail unread"), or ''. */
+  function firstClass(el) {
+    return strSplit(collapse(attr(el, 'class')), ' ')[0] || '';
+  }
+
+  /** A focusable box with no other sign of being clickable that scrolls or holds prose. */
+  function readsLikeText(item) {
+    const st = styleOf(item.el);
+    if (st && isScrollable(st) && (scrollHeight(item.el) > clientHeight(item.el) + 1 ||
+        scrollWidth(item.el) > clientWidth(item.el) + 1)) {
+      return true;
+    }
+    return item.name.length > 80;
+  }
+
+  /**
+   * The text `el` shows outside the elements of `skip` (rendered text only), up to 400
+   * characters.
+   */
+  function ownText(el, skip) {
+    let budget = 2000;
+    let out = '';
+    const walkChildren = (node) => {
+      for (let c = firstChild(node); c && out.length < 400; c = nextSibling(c)) {
+        if (--budget < 0) return;
+        const t = nodeType(c);
+        if (t === 3) {
+          out += nodeValue(c);
+          continue;
+        }
+        if (t !== ELEMENT_NODE || setHas(skip, c)) continue;
+        const tag = tagOf(c);
+        if (tag === 'script' || tag === 'style' || tag === 'template' || !isRenderedBox(c)) continue;
+        out += ' ';
+        walkChildren(c);
+        const sr = shadowRoot(c);
+        if (sr) walkChildren(sr);
+        out += ' ';
+      }
+    };
+    const own = shadowRoot(el);
+    walkChildren(own || el);
+    return reTest(/[\p{L}\p{N}]/u, out) ? out : '';
+  }
+
+  /**
+   * For a plain clickable list (a listener on the list: delegation) whose three or more visible
+   * element children are alike (same tag and class) and hold all its text: those children as
+   * items, in its place. Null otherwise.
+   */
+  function delegatedChildren(item) {
+    if (!(item.why & (BY_LISTENER | BY_HANDLER))) return null;
+    const kids = children(item.el);
+    if (!kids || kids.length < 3 || kids.length > 200) return null;
+    const sig = (k) => tagOf(k) + '.' + firstClass(k);
+    const first = sig(kids[0]);
+    const cache = newVisibilityCache();
+    const out = [];
+    for (let i = 0; i < kids.length; i++) {
+      if (sig(kids[i]) !== first) return null;
+      const vis = visibilityOf(kids[i], cache, true);
+      if (!vis.visible) continue;
+      const child = classify(kids[i], item.ctx, vis, item.why);
+      if (!child.name) return null;
+      const off = frameOffset(item.ctx.chain);
+      child.rect = { x: vis.rect.left + off.x, y: vis.rect.top + off.y, width: vis.rect.width,
+        height: vis.rect.height };
+      child.inViewport = item.inViewport;
+      push(out, child);
+    }
+    const covered = new B.Set();
+    each(out, (c) => setAdd(covered, c.el));
+    if (out.length < 3 || ownText(item.el, covered)) return null;
+    return out;
+  }
+
+  /**
+   * Repeated plain buttons (same parent, tag and class, three or more): stacked full-width boxes
+   * are rows (an email list), a grid of boxes is items (cards); a line of them stays buttons (a
+   * toolbar).
+   */
+  function plainSiblings(items) {
+    const groups = new B.Map(); // parent -> class signature -> [items]
+    each(items, (item) => {
+      if (!item.why || item.type !== 'button') return;
+      const parent = parentNode(item.el);
+      if (!parent) return;
+      let bySig = mapGet(groups, parent);
+      if (!bySig) {
+        bySig = new B.Map();
+        mapSet(groups, parent, bySig);
+      }
+      const sig = item.tag + '.' + firstClass(item.el);
+      const list = mapGet(bySig, sig);
+      if (list) push(list, item);
+      else mapSet(bySig, sig, [item]);
+    });
+    const classifyGroup = (list) => {
+      if (list.length < 3) return;
+      const x0 = list[0].rect.x;
+      const y0 = list[0].rect.y;
+      let sameX = true;
+      let sameY = true;
+      let wide = true;
+      each(list, (i) => {
+        if (mathRound(i.rect.x - x0) !== 0) sameX = false;
+        if (mathRound(i.rect.y - y0) !== 0) sameY = false;
+        if (i.rect.width < 3 * i.rect.height) wide = false;
+      });
+      if (sameY) return;
+      const type = sameX && wide ? 'row' : sameX ? '' : 'item';
+      if (type) each(list, (i) => { i.type = type; });
+    };
+    B.mapForEach(groups, (bySig) => B.mapForEach(bySig, classifyGroup));
   }
 
   function isNativeCheckable(el) {
@@ -2011,33 +3318,50 @@
     };
   }
 
-  function elementJson(item, includeHidden) {
+  /**
+   * The element as the protocol gives it. `detailed`: with selector and xpath (building them is
+   * the expensive part of a large scan). `active`: the focused element (deepActiveElement).
+   */
+  function elementJson(item, includeHidden, detailed, active) {
     const el = item.el;
     const tag = item.tag;
-    const stateJson = { visible: item.vis.visible, enabled: !isDisabled(el),
-      focused: deepActiveElement(TOP_DOC) === el };
+    const table = attributeTable(el);
+    const stateJson = { visible: item.vis.visible,
+      enabled: table['aria-disabled'] !== 'true' && !isNativelyDisabled(el, tag), focused: active === el };
     const value = rawValue(el, tag, item.type);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
     if (checked !== null) stateJson.checked = checked;
-    const out = {
-      id: item.id, type: item.type, role: item.role, tag, text: item.text,
-      selector: fullSelector(el, item.ctx.chain), xpath: xpathOf(el, item.ctx.chain),
-      rect: rectJson(item.rect), attributes: relevantAttributes(el, tag, item.type),
-      state: stateJson, modifiers: modifiersOf(item, stateJson, includeHidden),
-      in_viewport: item.inViewport, key: item.key, frame: item.ctx.label || null,
-    };
+    const out = { id: item.id, type: item.type, role: item.role, tag, text: item.text };
+    if (detailed) {
+      out.selector = fullSelector(el, item.ctx.chain);
+      out.xpath = xpathOf(el, item.ctx.chain);
+    }
+    out.rect = rectJson(item.rect);
+    out.attributes = relevantAttributes(el, tag, item.type, table);
+    out.state = stateJson;
+    out.modifiers = modifiersOf(item, stateJson, includeHidden, table);
+    out.in_viewport = item.inViewport;
+    out.key = item.key;
+    out.frame = item.ctx.label || null;
     if (tag === 'select') out.options = selectOptionTexts(el);
+    else if (item.type === 'select') out.options = customOptionTexts(el);
+    const aliases = aliasesOf(item, table);
+    if (aliases.length) out.aliases = aliases;
+    if (item.interactive === false) out.interactive = false;
     if (item.distance !== undefined) out.distance = round(item.distance);
     return out;
   }
 
-  function modifiersOf(item, st, includeHidden) {
+  function modifiersOf(item, st, includeHidden, table) {
     const out = [];
-    const el = item.el;
-    if (isRequired(el)) push(out, 'required');
+    const t = table || attributeTable(item.el);
+    if (t.required !== undefined || t['aria-required'] === 'true') push(out, 'required');
     if (!st.enabled) push(out, 'disabled');
-    if (isReadonly(el) && (item.type === 'input' || item.type === 'textarea')) push(out, 'readonly');
+    if ((t.readonly !== undefined || t['aria-readonly'] === 'true') &&
+        (item.type === 'input' || item.type === 'textarea')) {
+      push(out, 'readonly');
+    }
     if (includeHidden && !st.visible) push(out, 'hidden');
     if (item.primary) push(out, 'primary');
     if (st.checked === true) push(out, 'checked');
@@ -2293,7 +3617,9 @@
   }
 
   function isClickable(item) {
-    return item.type === 'button' || item.type === 'link' || item.type === 'generic';
+    return item.type === 'button' || item.type === 'link' || item.type === 'generic' ||
+        item.type === 'menuitem' || item.type === 'tab' || item.type === 'option' ||
+        item.type === 'row' || item.type === 'item';
   }
 
   function isCloseControl(item) {
@@ -2922,7 +4248,7 @@
 
   function detectSearchForm(pc) {
     const inputs = filter(pc.items, (i) => i.role === 'search' &&
-        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el));
+        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el) && !inCustomSelectPopup(i.el));
     if (!inputs.length) return;
     const input = firstMatch(inputs, (i) => i.inViewport) || inputs[0];
     const container = formOf(input.el) || searchScope(pc, input.el);
@@ -4100,18 +5426,220 @@
     return out;
   }
 
-  /** query: ids (in the current map) of the elements a CSS selector or an XPath matches. */
+  const QUERY_ADDED_MAX = 100;
+
+  /**
+   * query (scanner/README.md; spec §3 has no query: the engine's target resolution): the elements
+   * a CSS selector (combinators pierce open shadow roots and same-origin
+   * frames, as Playwright's css engine does; "A >>> B" as everywhere) or an XPath (in the top
+   * document and every same-origin frame document) matches. `ids`: those already in the map;
+   * the others (interactive or not) are registered with new ids after the current maximum and
+   * returned whole in `added` (at most `max`, default 100; `count` counts all matches).
+   */
   function cmdQuery(cmd) {
     const xpath = param(cmd, 'xpath', null);
     const selector = param(cmd, 'selector', null);
     if (xpath === null && selector === null) throw fail('SELECTOR_INVALID', 'query needs "selector" or "xpath"');
-    const found = xpath !== null ? resolveXPath(str(xpath)) : resolveAll(str(selector));
+    const found = xpath !== null ? resolveXPathDeep(str(xpath)) : resolvePiercing(str(selector));
+    const max = mathMax(0, mathFloor(+param(cmd, 'max', QUERY_ADDED_MAX)) || 0);
     const ids = [];
+    const added = [];
+    const active = deepActiveElement(TOP_DOC);
     each(found, (el) => {
-      const id = wmGet(state.byElement, el);
-      if (id && state.items[id] && state.items[id].el === el && !includes(ids, id)) push(ids, id);
+      const id = idOf(el);
+      if (id) {
+        if (!includes(ids, id)) push(ids, id);
+        return;
+      }
+      if (added.length >= max) return;
+      const r = register(el);
+      push(added, elementJson(r.item, true, true, active));
     });
-    return { count: found.length, ids };
+    return { count: found.length, ids, added };
+  }
+
+  /**
+   * get_selector (an addition to spec §3, scanner/README.md): the selector and XPath of an element
+   * of the map (scan's detail_max omits them); ELEMENT_NOT_FOUND / ELEMENT_STALE as spec §2.3.
+   */
+  function cmdGetSelector(cmd) {
+    const item = requireId(cmd, 'get_selector');
+    return { id: item.id, selector: itemSelector(item), xpath: xpathOf(item.el, item.ctx.chain) };
+  }
+
+  /**
+   * XPath from the top document; without ">>>", also in every same-origin frame document (a
+   * frame's own document is the context there).
+   */
+  function resolveXPathDeep(expr) {
+    if (contains_(expr, '>>>')) return resolveXPath(expr);
+    const out = [];
+    each(deepRoots(TOP_DOC), (root) => {
+      if (nodeType(root) !== DOCUMENT_NODE) return;
+      each(evaluateXPath(root, root, expr, expr), (el) => push(out, el));
+    });
+    return out;
+  }
+
+  // ----- find_text: any visible text, as Playwright's getByText finds it -----
+
+  const FIND_TEXT_MAX = 10;
+
+  /**
+   * find_text {text, match: "exact" | "contains" | "regex", max} (an addition to spec §3,
+   * scanner/README.md; issue 11's text fallback): elements showing the text,
+   * with Playwright's getByText semantics (whitespace normalized; exact: the whole text, case
+   * sensitive; contains: a substring, case insensitive; regex: a JavaScript pattern, "/p/flags"
+   * or plain; the smallest element whose text matches, none of its children matching; button
+   * inputs by their value), over visible text in the document, open shadow roots and same-origin
+   * frames. Each match acts through its nearest actionable ancestor ("via": "ancestor"), the
+   * control of a <label> ("label"), or itself ("self"). Best first: exact, then shortest text,
+   * in the viewport, document order. Elements are registered in the map as for query.
+   */
+  function cmdFindText(cmd) {
+    const raw = param(cmd, 'text', null);
+    if (raw === null || typeof raw === 'object') throw fail('SCRIPT_ERROR', 'find_text needs "text"');
+    const mode = str(param(cmd, 'match', 'contains'));
+    if (mode !== 'exact' && mode !== 'contains' && mode !== 'regex') {
+      throw fail('SCRIPT_ERROR', 'match must be "exact", "contains" or "regex", got "' + mode + '"');
+    }
+    const max = mathMax(1, mathFloor(+param(cmd, 'max', FIND_TEXT_MAX)) || FIND_TEXT_MAX);
+    const test = textMatcher(str(raw), mode);
+    const roots = deepRoots(TOP_DOC);
+    each(roots, (root) => syncListeners(nodeType(root) === DOCUMENT_NODE ? root : null));
+    const cache = newVisibilityCache();
+    const textOf = new B.Map(); // element -> its normalized text
+    const textFor = (el) => {
+      let t = mapGet(textOf, el);
+      if (t === undefined) {
+        t = collapse(elementTextForMatch(el));
+        mapSet(textOf, el, t);
+      }
+      return t;
+    };
+    const verdict = new B.Map(); // element -> matches
+    const matchesEl = (el) => {
+      let v = mapGet(verdict, el);
+      if (v === undefined) {
+        v = test(textFor(el));
+        mapSet(verdict, el, v);
+      }
+      return v;
+    };
+    // The smallest matching element above each visible text node; then drop those holding another.
+    const hits = [];
+    const hitSet = new B.Set();
+    const consider = (el) => {
+      for (let n = el, depth = 0; n && depth < 30; n = parentElement(n), depth++) {
+        const tag = tagOf(n);
+        if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'head') return;
+        if (matchesEl(n)) {
+          if (!setHas(hitSet, n)) {
+            setAdd(hitSet, n);
+            push(hits, n);
+          }
+          return;
+        }
+      }
+    };
+    each(roots, (root) => {
+      const doc = nodeType(root) === DOCUMENT_NODE ? root : ownerDocument(root);
+      const walker = docCreateTreeWalker(doc, root, 4 /* SHOW_TEXT */);
+      for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+        if (!reTest(/\S/, nodeValue(t))) continue;
+        const el = parentElement(t);
+        if (el && visibilityOf(el, cache, true).visible) consider(el);
+      }
+      let buttons = [];
+      try {
+        buttons = queryAll(root, 'input[type=button], input[type=submit], input[type=reset]');
+      } catch (e) {
+        buttons = [];
+      }
+      each(buttons, (el) => {
+        if (!setHas(hitSet, el) && test(collapse(attr(el, 'value'))) && visibilityOf(el, cache, true).visible) {
+          setAdd(hitSet, el);
+          push(hits, el);
+          mapSet(textOf, el, collapse(attr(el, 'value')));
+        }
+      });
+    });
+    const smallest = filter(hits, (el) => find(hits, (o) => o !== el && composedContains(el, o)) === null);
+    const exactText = collapse(str(raw));
+    const ranked = sortBy(map(smallest, (el, i) => {
+      const text = mapGet(textOf, el);
+      const vis = visibilityOf(el, cache, false);
+      const r = vis.rect;
+      const vp = viewportSize(ownerDocument(el));
+      const shown = vis.visible && r.left < vp.width && r.left + r.width > 0 && r.top < vp.height &&
+          r.top + r.height > 0;
+      const exact = text === exactText ? 0 : lc(text) === lc(exactText) ? 1 : 2;
+      return { el, text, order: i, score: exact * 1e7 + mathMin(text.length, 9999) * 1e3 + (shown ? 0 : 500) + mathMin(i, 499) };
+    }), (m) => m.score);
+    const active = deepActiveElement(TOP_DOC);
+    const out = [];
+    for (let i = 0; i < ranked.length && out.length < max; i++) {
+      const m = ranked[i];
+      const target = actionableFor(m.el);
+      const r = register(target.el);
+      push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200) });
+    }
+    return { count: ranked.length, matches: out };
+  }
+
+  /** The text find_text matches an element by: its inner text (shadow content included). */
+  function elementTextForMatch(el) {
+    const tag = tagOf(el);
+    if (tag === 'input') return attr(el, 'value');
+    if (shadowRoot(el)) return composedText(el);
+    return str(safeInnerText(el));
+  }
+
+  function textMatcher(text, mode) {
+    if (mode === 'regex') {
+      const m = B.reExec(/^\/(.*)\/([dgimsuy]*)$/s, text);
+      let re;
+      try {
+        re = m ? new B.RegExp(m[1], strReplace(m[2], /g/g, '')) : new B.RegExp(text);
+      } catch (e) {
+        throw fail('SCRIPT_ERROR', 'invalid regular expression "' + text + '": ' + errorText(e));
+      }
+      return (t) => reTest(re, t);
+    }
+    const want = collapse(text);
+    if (mode === 'exact') return (t) => t === want;
+    const lower = lc(want);
+    return (t) => contains_(lc(t), lower);
+  }
+
+  /**
+   * What a press on text in `el` reaches: the nearest actionable ancestor-or-self (in the map,
+   * a control or widget, or a plain clickable), a label's control, else `el` itself.
+   */
+  function actionableFor(el) {
+    for (let n = el, depth = 0; n && depth < 12; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') break;
+      if (tag === 'label') {
+        const control = labelControl(n);
+        if (control) return { el: control, via: 'label' };
+      }
+      if (idOf(n) || isInteractiveCandidate(n, tag) || plainClickable(n)) {
+        return { el: n, via: n === el ? 'self' : 'ancestor' };
+      }
+    }
+    return { el, via: 'self' };
+  }
+
+  /** True when `el` is a plain element a person can click (the scan's rules, one element). */
+  function plainClickable(el) {
+    const tag = tagOf(el);
+    if (NOT_CLICKABLE_TAGS[tag] || structural(el)) return false;
+    let why = plainReasons(el, pointerCandidates(getRootNode(el)));
+    const ti = getAttribute(el, 'tabindex');
+    if (ti !== null) why |= attributeReasons(el);
+    else if (hasAttribute(el, 'onclick') || hasAttribute(el, 'onmousedown') || hasAttribute(el, 'onpointerdown')) why |= BY_HANDLER;
+    return why !== 0 && confirmClickable({ el, why }) !== 0;
   }
 
   /**
@@ -4455,7 +5983,8 @@
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
-        'scan.messages', 'scan.document',
+        'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
+        'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text',
       ],
     };
   }
@@ -4479,7 +6008,9 @@
   COMMANDS.get_value = cmdGetValue;
   COMMANDS.get_text = cmdGetText;
   COMMANDS.exists = cmdExists;
-  COMMANDS.query = cmdQuery;
+  COMMANDS.query = (cmd) => withScanMemo(() => cmdQuery(cmd));
+  COMMANDS.get_selector = cmdGetSelector;
+  COMMANDS.find_text = (cmd) => withScanMemo(() => cmdFindText(cmd));
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
@@ -4526,7 +6057,7 @@
             error: 'scanner error in ' + (name || 'command') + ': ' + errorText(e) };
     }
     try {
-      return toJson(response);
+      return serialize(response);
     } catch (e) {
       return '{"ok":false,"code":"SCRIPT_ERROR","error":"scanner could not serialize the response"}';
     }

@@ -196,7 +196,14 @@ test('query by CSS and XPath returns map ids; document token per load', async ()
   const t = await open('login_form.html');
   const s = await ok(t, { cmd: 'scan' });
   const email = s.elements.find((e) => e.role === 'email');
-  assert.deepStrictEqual(await ok(t, { cmd: 'query', selector: '#login input' }), { count: 4, ids: [4, 5, 6] });
+  const q = await ok(t, { cmd: 'query', selector: '#login input' });
+  assert.deepStrictEqual([q.count, q.ids], [4, [4, 5, 6]]);
+  // The fourth match, a hidden input, was not in the map: it is registered after the last id.
+  assert.strictEqual(q.added.length, 1);
+  assert.strictEqual(q.added[0].id, s.elements.length + 1);
+  assert.strictEqual(q.added[0].attributes.type, 'hidden');
+  assert.strictEqual(q.added[0].state.visible, false);
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: '#login input' })).ids, [4, 5, 6, s.elements.length + 1]);
   assert.deepStrictEqual((await ok(t, { cmd: 'query', xpath: email.xpath })).ids, [email.id]);
   await err(t, { cmd: 'query', xpath: '//input[' }, 'SELECTOR_INVALID');
   const again = await ok(t, { cmd: 'scan' });
@@ -379,4 +386,150 @@ test('hostile page (isolated world): scan, type, click, wait, execute', async ()
   assert.strictEqual((await ok(t, { cmd: 'get_text', selector: '#out' })).text, 'hello bob');
   const leftovers = await t.evalTest('() => document.querySelectorAll("iframe").length');
   assert.strictEqual(leftovers, 0, 'the pristine-realm iframe is gone');
+});
+
+test('detail_max: elements past it carry no selector or xpath; get_selector gives them', async () => {
+  const t = await open('pagination.html');
+  const full = await ok(t, { cmd: 'scan' });
+  const s = await ok(t, { cmd: 'scan', detail_max: 5 });
+  assert.strictEqual(s.elements.length, full.elements.length, 'max_elements keeps its meaning');
+  const detailed = s.elements.filter((e) => e.selector !== undefined);
+  assert.strictEqual(detailed.length, 5);
+  assert.strictEqual(s.stats.detailed, 5);
+  for (const e of detailed) assert.ok(e.xpath, `[${e.id}] has its xpath too`);
+  // Pattern members come first (this page's pagination has more than five).
+  const pagination = s.patterns.find((p) => p.name === 'pagination');
+  const members = [pagination.prev, pagination.next, ...pagination.pages].filter(Boolean);
+  assert.ok(members.length > 5);
+  for (const e of detailed) assert.ok(members.includes(e.id), `[${e.id}] ${e.text} is a pattern member`);
+  const bare = s.elements.find((e) => e.selector === undefined);
+  assert.ok(bare.key && bare.rect && bare.state && bare.attributes, 'everything else is there');
+  const sel = await ok(t, { cmd: 'get_selector', id: bare.id });
+  assert.strictEqual((await ok(t, { cmd: 'exists', selector: sel.selector })).id, bare.id);
+  assert.strictEqual((await ok(t, { cmd: 'query', xpath: sel.xpath })).ids[0], bare.id);
+  assert.strictEqual(sel.selector, full.elements.find((e) => e.key === bare.key).selector);
+  await err(t, { cmd: 'get_selector', id: 999 }, 'ELEMENT_NOT_FOUND');
+});
+
+test('query: combinators pierce open shadow roots and same-origin frames; xpath reaches frames', async () => {
+  let t = await open('shadow_dom.html');
+  let s = await ok(t, { cmd: 'scan' });
+  const lf = s.patterns.find((p) => p.name === 'login_form');
+  // #card is a shadow host: its input lives in the shadow root.
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: '#card input' })).ids.slice(0, 1), [lf.email]);
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: '#card >>> #u' })).ids, [lf.email]);
+  const bold = byText(s, 'Bold');
+  assert.ok((await ok(t, { cmd: 'query', selector: '#toolbar button' })).ids.includes(bold));
+  assert.ok((await ok(t, { cmd: 'query', selector: 'fancy-button > button' })).ids.includes(bold), 'child combinator from a host');
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: 'button:not(*)' })).count, 0);
+  await err(t, { cmd: 'query', selector: 'div > > a' }, 'SELECTOR_INVALID');
+  t = await open('iframes.html');
+  s = await ok(t, { cmd: 'scan' });
+  const card = byText(s, 'Card number');
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: '#pay input[autocomplete=cc-number]' })).ids, [card]);
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', selector: 'input[autocomplete=cc-number]' })).ids, [card]);
+  assert.deepStrictEqual((await ok(t, { cmd: 'query', xpath: '//input[@autocomplete="cc-number"]' })).ids, [card]);
+});
+
+test('query registers what is not in the map, with ids after the last; find_text acts through the nearest unit', async () => {
+  const t = await open('clickables.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const last = s.elements.length;
+  const q = await ok(t, { cmd: 'query', selector: '#text-only' });
+  assert.deepStrictEqual(q.ids, []);
+  assert.strictEqual(q.added.length, 1);
+  const text = q.added[0];
+  assert.deepStrictEqual([text.id, text.type, text.interactive, text.text], [last + 1, 'text', false, 'Nothing to click here, only text to read.']);
+  assert.ok(text.selector && text.key, 'registered elements are whole');
+  // Existing ids never change; the new one works like any other.
+  assert.strictEqual((await ok(t, { cmd: 'query', selector: '#upgrade' })).ids[0], byText(s, 'Upgrade plan'));
+  assert.strictEqual((await ok(t, { cmd: 'get_value', id: text.id })).value, 'Nothing to click here, only text to read.');
+  // Text inside a card: the card is what a press reaches.
+  const inCard = await ok(t, { cmd: 'find_text', text: '12 GB' });
+  assert.strictEqual(inCard.matches[0].via, 'ancestor');
+  assert.strictEqual(inCard.matches[0].element.id, byText(s, 'Storage 12 GB of 15 GB used'));
+  assert.strictEqual(inCard.matches[0].matched, '12 GB of 15 GB used');
+  // Plain text: itself, registered (the same id as before).
+  const plain = await ok(t, { cmd: 'find_text', text: 'only text to read' });
+  assert.deepStrictEqual([plain.matches[0].via, plain.matches[0].element.id], ['self', text.id]);
+  // Exact is whole and case-sensitive; contains is neither; regex.
+  assert.strictEqual((await ok(t, { cmd: 'find_text', text: 'save', match: 'exact' })).matches.length, 0);
+  const exact = await ok(t, { cmd: 'find_text', text: 'Save', match: 'exact' });
+  assert.deepStrictEqual([exact.matches.length, exact.matches[0].element.id, exact.matches[0].via], [1, byText(s, 'Save'), 'self']);
+  const re = await ok(t, { cmd: 'find_text', text: '/^inv/i', match: 'regex' });
+  assert.strictEqual(re.matches[0].element.id, byText(s, 'Invoices 3 unpaid'));
+  // Best first: the exact text before longer texts that contain it.
+  const best = await ok(t, { cmd: 'find_text', text: 'profile' });
+  assert.strictEqual(best.matches[0].element.text, 'Profile');
+  await err(t, { cmd: 'find_text', text: '(', match: 'regex' }, 'SCRIPT_ERROR');
+  assert.strictEqual((await ok(t, { cmd: 'find_text', text: 'no such words anywhere' })).matches.length, 0);
+  // A label's text reaches its control.
+  await open('unlabelled_fields.html');
+  const f = await ok(t, { cmd: 'scan' });
+  const agree = await ok(t, { cmd: 'find_text', text: 'I agree' });
+  assert.deepStrictEqual([agree.matches[0].via, agree.matches[0].element.id], ['label', byText(f, 'I agree to the terms')]);
+});
+
+test('plain clickables act like controls: click a span link, a row, a delegated list item, a day', async () => {
+  let t = await open('email_list.html');
+  let s = await ok(t, { cmd: 'scan' });
+  const rows = s.elements.filter((e) => e.type === 'row');
+  assert.strictEqual(rows.length, 6);
+  await ok(t, { cmd: 'click', id: rows[2].id });
+  assert.strictEqual(await t.evalTest('() => location.hash'), '#mail-2');
+  const star = s.elements.filter((e) => e.text === 'Star')[1];
+  await ok(t, { cmd: 'click', id: star.id });
+  assert.strictEqual(await pageText(t, '#mail-1 .star'), '\u2605');
+  assert.strictEqual(await t.evalTest('() => location.hash'), '#mail-2', 'the star click did not open the row');
+  t = await open('listeners.html');
+  s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Sent') });
+  assert.strictEqual(await pageText(t, '#status'), 'folder Sent');
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Empty trash') });
+  await t.click(p.x, p.y);
+  assert.strictEqual(await pageText(t, '#status'), 'emptied');
+  // React: handlers in props, listeners at the root; rows added later are seen too.
+  t = await open('react_list.html');
+  await ok(t, { cmd: 'wait_for', condition: 'visible', selector: '#add', timeout: 5000 });
+  s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Write the report') });
+  assert.strictEqual(await t.evalTest('() => document.getElementById("task-1").className'), 'task done');
+  await ok(t, { cmd: 'click', id: byText(s, 'Add task') });
+  s = await ok(t, { cmd: 'scan' });
+  assert.strictEqual(s.elements.find((e) => e.text === 'New task').type, 'row');
+  t = await open('datepicker_pikaday.html');
+  s = await ok(t, { cmd: 'scan' });
+  const day = s.elements.find((e) => e.text === '15');
+  assert.deepStrictEqual(day.aliases, ['April 15, 2024']);
+  await ok(t, { cmd: 'click', id: day.id });
+  assert.strictEqual(await t.evalTest('() => document.getElementById("return").value'), 'Mon Apr 15 2024');
+});
+
+test('listener registry: late and removed listeners, invisible to the page, robust to its builtins', async () => {
+  const t = await open('registry_probe.html');
+  await ok(t, { cmd: 'wait_for', condition: 'exists', selector: 'body[data-ready=yes]', timeout: 5000 });
+  const probe = JSON.parse((await ok(t, { cmd: 'get_text', selector: '#probe' })).text);
+  assert.deepStrictEqual(probe.globals, [], 'no global names');
+  assert.deepStrictEqual([probe.addName, probe.addLength, probe.addNative, probe.removeNative, probe.onclickNative],
+    ['addEventListener', 2, true, true, true], 'the wrapped functions look native');
+  const known = ['addEventListener', 'constructor', 'dispatchEvent', 'removeEventListener', 'when'];
+  assert.deepStrictEqual(probe.expandos.split(',').filter((k) => !known.includes(k)), [], 'nothing added to EventTarget.prototype');
+  assert.strictEqual(probe.ownEvents, 1);
+  // The page broke WeakMap, Reflect.apply, Event and dispatchEvent after load, then added a listener.
+  let s = await ok(t, { cmd: 'scan' });
+  const late = s.elements.find((e) => e.text === 'Late tool');
+  assert.ok(late, 'the late listener is seen');
+  await ok(t, { cmd: 'click', id: late.id });
+  assert.strictEqual(await pageText(t, '#late'), 'Late tool used');
+  // Listeners come and go between scans (the page's own button adds and removes one).
+  await open('listeners.html');
+  s = await ok(t, { cmd: 'scan' });
+  assert.ok(!s.elements.some((e) => e.text === 'Snooze'));
+  await ok(t, { cmd: 'click', id: byText(s, 'Enable snooze') });
+  s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Snooze') });
+  assert.strictEqual(await pageText(t, '#status'), 'snoozed');
+  await ok(t, { cmd: 'click', id: byText(s, 'Disable snooze') });
+  s = await ok(t, { cmd: 'scan' });
+  assert.ok(!s.elements.some((e) => e.text === 'Snooze'), 'a removed listener no longer counts');
 });

@@ -45,8 +45,11 @@ function serve(root = FIXTURES) {
   const missing = [];
   const server = http.createServer((req, res) => {
     const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    const file = path.join(root, path.normalize(urlPath));
-    if (!file.startsWith(root)) { res.writeHead(403); res.end(); return; }
+    // Labelled pages built on real npm libraries load them as /node_modules/<pkg>/<file>, from
+    // tests/fixtures (installed there with `npm ci`), as the end-to-end pages do.
+    const base = urlPath.startsWith('/node_modules/') ? TESTS_FIXTURES : root;
+    const file = path.join(base, path.normalize(urlPath));
+    if (!file.startsWith(base)) { res.writeHead(403); res.end(); return; }
     fs.readFile(file, (err, data) => {
       if (err) { missing.push(urlPath); res.writeHead(404); res.end('not found'); return; }
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });

@@ -33,11 +33,12 @@ int buttonMask(MouseButton b) {
   return 1;
 }
 
-// The install expression: defines the API once per world and reports whether it is there.
-std::string installExpression() {
+// The install expression: tells the world the listener registry's channel, defines the API once
+// per world and reports whether it is there.
+std::string installExpression(const std::string& channel) {
   std::string g(kScannerGlobal);
-  return "(globalThis." + g + " || (globalThis." + g + " = (\n" + std::string(scannerSource()) +
-         "\n)), typeof globalThis." + g + ".handle === 'function')";
+  return "(" + channelAssignment(channel) + ", globalThis." + g + " || (globalThis." + g + " = (\n" +
+         std::string(scannerSource()) + "\n)), typeof globalThis." + g + ".handle === 'function')";
 }
 
 // Runtime.evaluate reports a thrown exception in exceptionDetails, not as a CDP error.
@@ -125,10 +126,17 @@ Status CdpPage::attachTab(const std::string& target_id, Deadline deadline) {
     auto r = conn_->send(method, json::object(), session, deadline);
     if (!r) return r.status();
   }
+  // The listener registry (scanner/listeners.js) in the main world of every document of the tab,
+  // before the page's scripts; `runImmediately` also runs it in the documents there now.
+  auto reg = conn_->send("Page.addScriptToEvaluateOnNewDocument",
+                         {{"source", listenerRegistryScript(channel_)}, {"runImmediately", true}},
+                         session, deadline);
+  if (!reg) return reg.status();
   // Out-of-process (cross-origin) iframes become targets of their own, attached to this
-  // session; the scanner runs in each (see onEvent: Target.attachedToTarget).
+  // session; the scanner runs in each (see onEvent: Target.attachedToTarget). They wait for us
+  // until the listener registry is in place.
   auto aa = conn_->send("Target.setAutoAttach",
-                        {{"autoAttach", true}, {"waitForDebuggerOnStart", false}, {"flatten", true}},
+                        {{"autoAttach", true}, {"waitForDebuggerOnStart", true}, {"flatten", true}},
                         session, deadline);
   if (!aa) return aa.status();
   auto tree = conn_->send("Page.getFrameTree", json::object(), session, deadline);
@@ -300,7 +308,7 @@ Result<int> CdpPage::scannerWorld(const std::string& session, const std::string&
   int context = (*world)["executionContextId"].get<int>();
   auto installed = conn_->send(
       "Runtime.evaluate",
-      {{"expression", installExpression()}, {"contextId", context}, {"returnByValue", true}},
+      {{"expression", installExpression(channel_)}, {"contextId", context}, {"returnByValue", true}},
       session, deadline);
   if (!installed) return installed.status();
   if (installed->contains("exceptionDetails")) {
@@ -624,9 +632,16 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
   }
 
   if (method == "Target.attachedToTarget") {
-    // A cross-origin iframe of one of our pages (auto-attach): a target of its own.
+    // A cross-origin iframe of one of our pages (auto-attach): a target of its own. Auto-attached
+    // targets wait for the debugger: anything else (a worker) just runs.
     const json& info = params["targetInfo"];
-    if (info.value("type", "") != "iframe") return;
+    std::string attached_session = params.value("sessionId", "");
+    if (info.value("type", "") != "iframe") {
+      if (params.value("waitingForDebugger", false)) {
+        conn_->post("Runtime.runIfWaitingForDebugger", json::object(), attached_session);
+      }
+      return;
+    }
     std::string id = info.value("targetId", "");
     Target& f = targets_[id];
     f.target_id = id;
@@ -635,9 +650,15 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     f.url = info.value("url", "");
     f.is_frame = true;
     f.parent_session = session_id;
+    // Messages of one session run in order: the registry is in place before the frame runs.
     conn_->post("Page.enable", json::object(), f.session_id);
-    conn_->post("Target.setAutoAttach", {{"autoAttach", true}, {"waitForDebuggerOnStart", false}, {"flatten", true}},
+    conn_->post("Page.addScriptToEvaluateOnNewDocument",
+                {{"source", listenerRegistryScript(channel_)}, {"runImmediately", true}}, f.session_id);
+    conn_->post("Target.setAutoAttach", {{"autoAttach", true}, {"waitForDebuggerOnStart", true}, {"flatten", true}},
                 f.session_id);
+    if (params.value("waitingForDebugger", false)) {
+      conn_->post("Runtime.runIfWaitingForDebugger", json::object(), f.session_id);
+    }
     cv_.notify_all();
     return;
   }

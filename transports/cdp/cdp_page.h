@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "scanner/scanner_source.h"
 #include "transports/cdp/cdp_connection.h"
 
 namespace lscope::cdp {
@@ -101,6 +102,7 @@ class CdpPage final : public Backend {
 
   std::shared_ptr<CdpConnection> conn_;
   CdpPageOptions options_;
+  const std::string channel_ = newListenerChannel();  // the listener registry's event channel
   int listener_ = -1;
 
   mutable std::mutex mu_;

@@ -102,10 +102,15 @@ bool isContextLost(const Status& s) {
 // The install script: defines the scanner once per document, non-writable and
 // non-configurable (WebDriver scripts run in the page's own realm, so the page could otherwise
 // replace it), and notes the kind of each user prompt, which WebDriver does not report.
-std::string installScript() {
+// The listener registry (scanner/listeners.js) comes first: it sees the listeners added from now
+// on, and steps aside where it was installed at document start already (chromedriver, below).
+std::string installScript(const std::string& channel) {
   std::string g(kScannerGlobal);
   return "const done = arguments[arguments.length - 1];\n"
          "if (!window." + g + ") {\n"
+         "  try { " + listenerRegistryScript(channel) + " } catch (e) {}\n"
+         "  Object.defineProperty(window, '" + std::string(kChannelGlobal) + "', {value: '" + channel +
+         "', writable: false, configurable: false, enumerable: false});\n"
          "  Object.defineProperty(window, '" + g + "', {value: (\n" + std::string(scannerSource()) +
          "\n), writable: false, configurable: false, enumerable: false});\n"
          "  const last = {type: '', message: ''};\n"
@@ -198,7 +203,21 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
   }
   page->probe(deadline);
   page->fitViewport(deadline);
+  page->registerListeners(deadline);
   return page;
+}
+
+void WdPage::registerListeners(Deadline deadline) {
+  // chromedriver runs DevTools commands on the current window's page: there the registry can be
+  // in place before the page's own scripts, in every document the window loads from now on.
+  // Other remote ends get it when the scanner is injected (installScript).
+  if (!caps_.contains("goog:chromeOptions") || registered_windows_.count(window_)) return;
+  registered_windows_.insert(window_);
+  auto r = client_->call("POST", "/session/" + session_ + "/goog/cdp/execute",
+                         {{"cmd", "Page.addScriptToEvaluateOnNewDocument"},
+                          {"params", {{"source", listenerRegistryScript(channel_)}, {"runImmediately", true}}}},
+                         deadline.capped(Millis(5000)));
+  if (!r) spdlog::debug("webdriver: no listener registry at document start: {}", r.status().message());
 }
 
 void WdPage::fitViewport(Deadline deadline) {
@@ -534,7 +553,7 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
     }
     if (r->is_string() && r->get<std::string>() == "__missing__") {
       if (attempt >= 3) return Status(codes::kScriptError, "the scanner could not be installed in this page");
-      auto installed = execute(installScript(), json::array(), deadline);
+      auto installed = execute(installScript(channel_), json::array(), deadline);
       if (!installed) return installed.status().wrap("the scanner failed to load");
       if (!installed->is_boolean() || !installed->get<bool>()) {
         return Status(codes::kScriptError, "the scanner failed to load: the page took its name",
@@ -743,6 +762,7 @@ Status WdPage::switchTab(const std::string& tab_id, Deadline deadline) {
     std::lock_guard<std::mutex> lock(mu_);
     doc_token_.clear();  // another tab's document is not a navigation
   }
+  registerListeners(deadline);
   return probe(deadline);
 }
 

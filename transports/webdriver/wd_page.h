@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "scanner/scanner_source.h"
 #include "transports/webdriver/wd_client.h"
 
 namespace lscope::wd {
@@ -108,6 +109,8 @@ class WdPage final : public Backend {
   // Resizes the window so the viewport has the size asked for (where the remote end can).
   void fitViewport(Deadline deadline);
   void noteNewWindows(Deadline deadline);
+  // chromedriver: installs the listener registry at document start in the current window.
+  void registerListeners(Deadline deadline);
   void noteDownloads();
 
   std::shared_ptr<WdClient> client_;
@@ -116,6 +119,8 @@ class WdPage final : public Backend {
   json caps_;             // the capabilities the remote end answered with
   std::string window_;    // the active window handle
   std::string frame_;     // the frame we are in ("" = top)
+  const std::string channel_ = newListenerChannel();  // the listener registry's event channel
+  std::set<std::string> registered_windows_;          // windows with the registry at document start
 
   std::mutex mu_;  // guards what follows (events may be queued from any call)
   std::vector<BrowserEvent> events_;

@@ -1,0 +1,342 @@
+// Lemmascope listener registry: which elements a page gave click-like listeners. It runs in the
+// page's own (main) world, before page scripts where the backend can arrange it (CDP:
+// Page.addScriptToEvaluateOnNewDocument; chromedriver: the same through goog/cdp/execute), else
+// when the scanner is injected (WebDriver). The scanner, often in another world (a CDP isolated
+// world), learns the elements over DOM events, which cross worlds where JS objects do not:
+//
+//   scanner -> document:  "<channel>-q"   tell me the elements registered since the last query
+//                         "<channel>-qa"  tell me every element still registered (a new scanner)
+//   registry -> element:  "<channel>-on"  this element has click-like listeners (composed, so a
+//                         "<channel>-off" it has none any more    capture listener on the
+//   registry -> document: "<channel>-end" answered                 document sees it)
+//   installer -> document "<channel>-ping", registry answers "<channel>-pong": already installed.
+//
+// `channel` is a random token the backend makes per session: a page that does not know it sees
+// no event it could listen to. What a page can notice is in scanner/README.md ("Listener
+// registry"). The file is one function expression: the backend evaluates `(<file>)("<token>")`.
+(function (channel) {
+  'use strict';
+  const W = globalThis;
+  const doc = W.document;
+  if (!doc || typeof channel !== 'string' || !channel) return;
+  // Everything used later is captured now (at document start a page has not touched anything).
+  const apply = Reflect.apply;
+  const getOwn = Object.getOwnPropertyDescriptor;
+  const defineProp = Object.defineProperty;
+  const objectCreate = Object.create;
+  const createNull = () => objectCreate(null);
+  const ProxyC = W.Proxy;
+  const ET = W.EventTarget && W.EventTarget.prototype;
+  if (!ET || !ProxyC) return;
+  const addOriginal = ET.addEventListener;
+  const removeOriginal = ET.removeEventListener;
+  const dispatch = ET.dispatchEvent;
+  const EventC = W.Event;
+  const nodeTypeOf = getOwn(W.Node.prototype, 'nodeType').get;
+  const connectedOf = getOwn(W.Node.prototype, 'isConnected').get;
+  const qsaOf = W.Element.prototype.querySelectorAll;
+  const firstElementOf = getOwn(W.Element.prototype, 'firstElementChild').get;
+  const nextElementOf = getOwn(W.Element.prototype, 'nextElementSibling').get;
+  // Installed after the document's first scripts ran (WebDriver injects it with the scanner).
+  const late = doc.readyState !== 'loading' || !!doc.body;
+  const objectKeys = Object.keys;
+  const strStarts = String.prototype.startsWith;
+  const strSlice = String.prototype.slice;
+  const WeakMapC = W.WeakMap;
+  const wmGet = W.WeakMap.prototype.get;
+  const wmSet = W.WeakMap.prototype.set;
+  const WeakRefC = typeof W.WeakRef === 'function' ? W.WeakRef : null;
+  const deref = WeakRefC ? W.WeakRef.prototype.deref : null;
+
+  const on = (target, type, fn) => apply(addOriginal, target, [type, fn, true]);
+  const fire = (target, type) => apply(dispatch, target, [new EventC(type, { bubbles: false, composed: true })]);
+
+  // Installed already in this document (at document start, and now again by a WebDriver scanner)?
+  let installed = false;
+  const pong = () => { installed = true; };
+  on(doc, channel + '-pong', pong);
+  fire(doc, channel + '-ping');
+  apply(removeOriginal, doc, [channel + '-pong', pong, true]);
+  if (installed) return;
+
+  // Event types a person's press produces (pointer, mouse, touch); listeners for them make an
+  // element something to click.
+  const PRESS = { click: 1, dblclick: 1, auxclick: 1, mousedown: 1, mouseup: 1, pointerdown: 1,
+    pointerup: 1, touchstart: 1, touchend: 1 };
+  // element -> [[type, listener, capture], ...]: the press listeners it has now. The DOM ignores
+  // a second identical registration and removeEventListener takes one off: mirror both.
+  const entries = new WeakMapC();
+  let order = []; // elements (WeakRefs where available) in the order they got their first listener
+  let offs = []; // elements that lost their last one since the last query
+  let told = 0; // `order` entries already reported
+  let detached = []; // registered while outside the document: reported once they are in it
+  let compactAt = 256; // `order` length at which dead entries are dropped
+
+  const isElement = (target) => {
+    try {
+      return apply(nodeTypeOf, target, []) === 1;
+    } catch (e) {
+      return false; // window, XMLHttpRequest, ...: not a node
+    }
+  };
+  const captureOf = (options) => (options !== null && typeof options === 'object' ? !!options.capture : !!options);
+  const find = (list, type, fn, capture) => {
+    for (let i = 0; i < list.length; i++) {
+      const e = list[i];
+      if (e[0] === type && e[1] === fn && e[2] === capture) return i;
+    }
+    return -1;
+  };
+  const hold = (el) => (WeakRefC ? new WeakRefC(el) : el);
+  const held = (ref) => (WeakRefC ? apply(deref, ref, []) : ref);
+
+  // element -> {types: {type: 1}, n}: every event type it listens to. Frameworks that delegate
+  // all events to their root container (React) listen to dozens of types there: such an element
+  // is a root, not something to click.
+  const ROOT_TYPES = 12;
+  const kinds = new WeakMapC();
+  const isRoot = (el) => {
+    const k = apply(wmGet, kinds, [el]);
+    return !!k && k.n >= ROOT_TYPES;
+  };
+
+  function noteType(target, type) {
+    let k = apply(wmGet, kinds, [target]);
+    if (!k) {
+      k = { types: createNull(), n: 0 };
+      apply(wmSet, kinds, [target, k]);
+    }
+    if (k.types[type] === 1) return;
+    k.types[type] = 1;
+    k.n++;
+    if (k.n === ROOT_TYPES) {
+      offs[offs.length] = hold(target);
+      frameworkRoots[frameworkRoots.length] = hold(target);
+    }
+  }
+
+  // Behind a framework root, handlers live on the elements as framework data: React keeps an
+  // element's props under "__reactProps$<id>" (the id of its root's "__reactContainer$<id>"),
+  // Svelte 5 delegated handlers under "__click". At each query the registry reads them for the
+  // elements under the roots (one property read per element) and reports those that have a
+  // press handler like listeners.
+  const HANDLER_PROPS = ['onClick', 'onMouseDown', 'onPointerDown', 'onMouseUp', 'onPointerUp',
+    'onTouchStart', 'onDoubleClick'];
+  const DELEGATED = ['__click', '__mousedown', '__pointerdown', '__pointerup', '__mouseup'];
+  let frameworkRoots = [];
+  const frameworkMarked = new WeakMapC(); // element -> its root's props key ("-": none) while it counts
+  let frameworkSent = []; // elements reported through framework data
+
+  function reactPropsKey(root) {
+    let keys = [];
+    try {
+      keys = objectKeys(root);
+    } catch (e) {
+      keys = [];
+    }
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i];
+      if (typeof k === 'string' && apply(strStarts, k, ['__reactContainer$'])) return '__reactProps$' + apply(strSlice, k, [17]);
+    }
+    return '';
+  }
+
+  function hasFrameworkHandler(el, propsKey) {
+    try {
+      const props = propsKey ? el[propsKey] : null;
+      if (props && typeof props === 'object') {
+        for (let i = 0; i < HANDLER_PROPS.length; i++) if (typeof props[HANDLER_PROPS[i]] === 'function') return true;
+      }
+      for (let i = 0; i < DELEGATED.length; i++) if (typeof el[DELEGATED[i]] === 'function') return true;
+    } catch (e) {
+      // a property getter that throws: no handler we can know of
+    }
+    return false;
+  }
+
+  // A registry injected after the page's scripts (WebDriver) has not seen the roots register
+  // their listeners: React containers are found by their "__reactContainer$" key among the
+  // body's children and grandchildren.
+  const rootsFound = new WeakMapC();
+
+  function findReactRoots() {
+    const body = doc.body;
+    if (!body) return;
+    const look = (el, depth) => {
+      for (let c = apply(firstElementOf, el, []); c; c = apply(nextElementOf, c, [])) {
+        if (!apply(wmGet, rootsFound, [c]) && reactPropsKey(c)) {
+          apply(wmSet, rootsFound, [c, true]);
+          frameworkRoots[frameworkRoots.length] = hold(c);
+        }
+        if (depth < 1) look(c, depth + 1);
+      }
+    };
+    try {
+      look(body, 0);
+    } catch (e) {
+      // nothing to find
+    }
+  }
+
+  /** Elements under the framework roots whose handlers appeared or went since the last query. */
+  function frameworkChanges() {
+    const on = [];
+    const off = [];
+    const kept = [];
+    for (let i = 0; i < frameworkSent.length; i++) {
+      const el = held(frameworkSent[i]);
+      if (!el) continue;
+      const key = apply(wmGet, frameworkMarked, [el]); // its root's props key (or "-")
+      if (key && apply(connectedOf, el, []) && hasFrameworkHandler(el, key === '-' ? '' : key)) {
+        kept[kept.length] = frameworkSent[i];
+      } else {
+        apply(wmSet, frameworkMarked, [el, '']);
+        off[off.length] = el;
+      }
+    }
+    frameworkSent = kept;
+    const live = [];
+    for (let r = 0; r < frameworkRoots.length; r++) {
+      const root = held(frameworkRoots[r]);
+      if (!root || !apply(connectedOf, root, [])) continue;
+      live[live.length] = frameworkRoots[r];
+      const propsKey = reactPropsKey(root);
+      let all = null;
+      try {
+        all = apply(qsaOf, root, ['*']);
+      } catch (e) {
+        all = null;
+      }
+      const n = all ? all.length : 0;
+      for (let i = 0; i < n; i++) {
+        const el = all[i];
+        if (apply(wmGet, frameworkMarked, [el]) || !hasFrameworkHandler(el, propsKey)) continue;
+        apply(wmSet, frameworkMarked, [el, propsKey || '-']);
+        frameworkSent[frameworkSent.length] = hold(el);
+        on[on.length] = el;
+      }
+    }
+    frameworkRoots = live;
+    return { on, off };
+  }
+
+  function added(target, type, fn, options) {
+    if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
+    if (!isElement(target)) return;
+    noteType(target, type);
+    if (PRESS[type] !== 1) return;
+    let list = apply(wmGet, entries, [target]);
+    if (!list) {
+      list = [];
+      apply(wmSet, entries, [target, list]);
+    }
+    const capture = captureOf(options);
+    if (find(list, type, fn, capture) !== -1) return;
+    list[list.length] = [type, fn, capture];
+    if (list.length === 1) order[order.length] = hold(target);
+  }
+
+  function removed(target, type, fn, options) {
+    if (typeof type !== 'string' || PRESS[type] !== 1) return;
+    const list = apply(wmGet, entries, [target]);
+    if (!list || !list.length) return;
+    const i = find(list, type, fn, captureOf(options));
+    if (i === -1) return;
+    for (let j = i; j < list.length - 1; j++) list[j] = list[j + 1];
+    list.length = list.length - 1;
+    if (!list.length) offs[offs.length] = hold(target);
+  }
+
+  const listening = (el) => {
+    const list = el ? apply(wmGet, entries, [el]) : null;
+    return (!!list && list.length > 0 && !isRoot(el)) || (!!el && !!apply(wmGet, frameworkMarked, [el]));
+  };
+
+  // The wrappers are Proxies of the originals: same name, length and native-looking source.
+  const wrap = (fn, before) => new ProxyC(fn, {
+    apply(target, self, args) {
+      try {
+        before(self, args[0], args[1], args[2]);
+      } catch (e) {
+        // never in the page's way
+      }
+      return apply(target, self, args);
+    },
+  });
+  const replaceMethod = (owner, name, fn) => {
+    const d = getOwn(owner, name);
+    if (!d || d.value !== fn) return;
+    defineProp(owner, name, { value: fn === addOriginal ? wrap(fn, added) : wrap(fn, removed),
+      writable: d.writable, enumerable: d.enumerable, configurable: d.configurable });
+  };
+  replaceMethod(ET, 'addEventListener', addOriginal);
+  replaceMethod(ET, 'removeEventListener', removeOriginal);
+
+  // el.onclick = fn (the content attribute is in the DOM, where the scanner reads it).
+  const handlerProps = [['onclick', 'click'], ['onmousedown', 'mousedown'], ['onpointerdown', 'pointerdown']];
+  const owners = [W.HTMLElement && W.HTMLElement.prototype, W.SVGElement && W.SVGElement.prototype];
+  const PROP = {}; // the "listener" of a handler property: one per element and type
+  for (let o = 0; o < owners.length; o++) {
+    const owner = owners[o];
+    for (let p = 0; p < handlerProps.length; p++) {
+      const d = owner ? getOwn(owner, handlerProps[p][0]) : null;
+      if (!d || typeof d.set !== 'function' || !d.configurable) continue;
+      const type = handlerProps[p][1];
+      const set = new ProxyC(d.set, {
+        apply(target, self, args) {
+          try {
+            if (typeof args[0] === 'function') added(self, type, PROP, false);
+            else removed(self, type, PROP, false);
+          } catch (e) {
+            // never in the page's way
+          }
+          return apply(target, self, args);
+        },
+      });
+      defineProp(owner, handlerProps[p][0], { get: d.get, set, enumerable: d.enumerable, configurable: true });
+    }
+  }
+
+  // Queries. Answers synchronously, inside the scanner's dispatchEvent.
+  function tell(ref, notYet) {
+    const el = held(ref);
+    if (!el || !listening(el)) return;
+    // An event on an element outside the document reaches no document listener: try later.
+    if (!apply(connectedOf, el, [])) notYet[notYet.length] = ref;
+    else fire(el, channel + '-on');
+  }
+
+  function answer(all) {
+    const notYet = [];
+    for (let i = 0; i < detached.length; i++) tell(detached[i], notYet);
+    for (let i = all ? 0 : told; i < order.length; i++) tell(order[i], notYet);
+    detached = notYet;
+    for (let i = 0; i < offs.length; i++) {
+      const el = held(offs[i]);
+      if (el && !listening(el)) fire(el, channel + '-off');
+    }
+    offs = [];
+    if (late) findReactRoots();
+    if (frameworkRoots.length || frameworkSent.length) {
+      const changes = frameworkChanges();
+      for (let i = 0; i < changes.off.length; i++) if (!listening(changes.off[i])) fire(changes.off[i], channel + '-off');
+      for (let i = 0; i < changes.on.length; i++) fire(changes.on[i], channel + '-on');
+    }
+    // Forget collected and listener-less elements once the list has doubled (elements that get
+    // listeners again are added again).
+    if (order.length > compactAt) {
+      const kept = [];
+      for (let i = 0; i < order.length; i++) {
+        const el = held(order[i]);
+        if (el && listening(el)) kept[kept.length] = order[i];
+      }
+      order = kept;
+      compactAt = 2 * kept.length > 256 ? 2 * kept.length : 256;
+    }
+    told = order.length;
+    fire(doc, channel + '-end');
+  }
+  on(doc, channel + '-q', () => answer(false));
+  on(doc, channel + '-qa', () => answer(true));
+  on(doc, channel + '-ping', () => fire(doc, channel + '-pong'));
+})
