@@ -123,6 +123,8 @@ Result<PageScan> parseScan(const json& data, const std::string& frame) {
   scan.title = str(page, "title");
   scan.ready_state = str(page, "ready_state");
   scan.document = str(page, "document");
+  scan.submits = static_cast<int>(num(page, "submits"));
+  scan.last_submit = str(page, "last_submit");
   const json vp = page.value("viewport", json::object());
   scan.viewport_width = num(vp, "width");
   scan.viewport_height = num(vp, "height");

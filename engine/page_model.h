@@ -76,6 +76,8 @@ struct PageScan {
   std::string title;
   std::string ready_state;
   std::string document;  // the scanner's token for this document (new on every load)
+  int submits = 0;            // submit events this document received (scanner pageInfo)
+  std::string last_submit;    // the form key of the last one
   double viewport_width = 0, viewport_height = 0;
   double scroll_x = 0, scroll_y = 0, scroll_max_x = 0, scroll_max_y = 0;
   std::vector<Element> elements;

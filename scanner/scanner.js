@@ -2045,6 +2045,77 @@
     return null;
   }
 
+  /**
+   * A key for the form `form` that stays the same across scans of the document: its id, its name,
+   * else its position among the document's forms. Elements report it (`form`) so the engine can
+   * tell which controls belong together (the form last typed into, the form to submit).
+   */
+  function formKey(form) {
+    const memo = scanMemo && scanMemo.forms;
+    if (memo && mapHas(memo, form)) return mapGet(memo, form);
+    let key = '';
+    const id = elId(form);
+    if (id) key = '#' + id;
+    else if (attr(form, 'name')) key = 'name=' + attr(form, 'name');
+    else {
+      const all = queryAll(ownerDocument(form), 'form');
+      let i = 0;
+      while (i < all.length && all[i] !== form) i++;
+      key = i < all.length ? 'form' + (i + 1) : fullSelector(form, frameChainOf(form));
+    }
+    if (memo) mapSet(memo, form, key);
+    return key;
+  }
+
+  // Page regions (WAI-ARIA landmarks, and the class names sites give sidebars): the engine prefers
+  // the main content's controls over navigation and sidebars (which search box, which form).
+  const LANDMARK_TAGS = { main: 'main', nav: 'nav', aside: 'aside', search: 'search', dialog: 'dialog' };
+  const LANDMARK_ROLES = { main: 'main', navigation: 'nav', complementary: 'aside', search: 'search',
+    dialog: 'dialog', alertdialog: 'dialog', banner: 'header', contentinfo: 'footer' };
+
+  function landmarkStep(n) {
+    const tag = tagOf(n);
+    const role = ariaRole(n);
+    if (LANDMARK_ROLES[role]) return LANDMARK_ROLES[role];
+    if (LANDMARK_TAGS[tag]) return LANDMARK_TAGS[tag];
+    if (tag === 'header' || tag === 'footer') return '?' + tag; // a banner unless inside the content
+    // A class token that names a sidebar ("sidebar", "main-sidebar", "bd-sidenav"; not
+    // "sidebar-mini", a layout flag on <body>).
+    if (tag !== 'body' && tag !== 'html' &&
+        reTest(/(^|\s)([\w-]*-)?(sidebar|sidenav|side-nav)(\s|$)/i, attr(n, 'class'))) {
+      return 'aside';
+    }
+    return '';
+  }
+
+  /** The nearest landmark around `el`: main, nav, aside, search, dialog, header, footer or ''. */
+  function landmarkOf(el) {
+    const memo = scanMemo && scanMemo.landmarks;
+    const path = [];
+    let found = '';
+    let pending = ''; // a header/footer met on the way: a banner only if no content region holds it
+    for (let n = composedParent(el); n; n = composedParent(n)) {
+      if (memo && mapHas(memo, n)) {
+        const up = mapGet(memo, n);
+        found = pending && (up === 'main' || up === 'dialog') ? up : pending || up;
+        pending = '';
+        break;
+      }
+      const step = landmarkStep(n);
+      if (step && step[0] === '?') {
+        if (!pending) pending = strSlice(step, 1);
+      } else if (step) {
+        found = pending && step !== 'main' && step !== 'dialog' ? pending : step;
+        pending = '';
+        break;
+      }
+      if (!pending) push(path, n);
+    }
+    if (pending) found = pending;
+    if (memo) for (let i = 0; i < path.length; i++) mapSet(memo, path[i], found);
+    return found;
+  }
+
   function isSubmitButton(el, tag, name) {
     const t = lc(attr(el, 'type'));
     if (tag === 'input') return t === 'submit' || t === 'image';
@@ -2737,6 +2808,21 @@
   } catch (e) {
     // a document without events: nothing to remember
   }
+  // Forms the page received a submit of (the `submit` event, before any handler can stop it):
+  // how the engine tells that a form was taken when the page shows nothing new.
+  const submitsSeen = { count: 0, form: '' };
+  try {
+    addListener(TOP_DOC, 'submit', (e) => {
+      submitsSeen.count++;
+      try {
+        submitsSeen.form = e && e.target ? formKey(e.target) : '';
+      } catch (x) {
+        submitsSeen.form = '';
+      }
+    }, true);
+  } catch (e) {
+    // a document without events: nothing to count
+  }
 
   const state = {
     items: [], // index = id
@@ -2857,7 +2943,8 @@
    */
   function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
-      styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map() };
+      styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
+      landmarks: new B.Map(), forms: new B.Map() };
     try {
       return fn();
     } finally {
@@ -3315,6 +3402,8 @@
       scroll: pageScroll(TOP_DOC),
       ready_state: str(docReadyState(TOP_DOC)),
       document: DOCUMENT_TOKEN,
+      submits: submitsSeen.count,
+      last_submit: submitsSeen.form,
     };
   }
 
@@ -3344,6 +3433,10 @@
     out.in_viewport = item.inViewport;
     out.key = item.key;
     out.frame = item.ctx.label || null;
+    const form = formOf(el);
+    if (form) out.form = formKey(form);
+    const landmark = landmarkOf(el);
+    if (landmark) out.landmark = landmark;
     if (tag === 'select') out.options = selectOptionTexts(el);
     else if (item.type === 'select') out.options = customOptionTexts(el);
     const aliases = aliasesOf(item, table);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "engine/expression.h"
 #include "engine/observation.h"
@@ -77,19 +78,40 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
   std::vector<Assignment> plan;
   std::vector<std::string> skipped;
   std::set<int> used;
-  for (auto it = data.begin(); it != data.end(); ++it) {
-    const std::string key = it.key();
+  // The best field for a key; fields of `form` (the form most keys point to) win ties and near
+  // ties: a page with two forms that both ask for an email is filled in one of them.
+  auto bestFor = [&](const std::string& key, const std::string& form) -> const Element* {
     const Element* best = nullptr;
     int best_score = 0;
     for (const auto& e : run.scan.elements) {
       if (!isField(e) || used.count(e.id) || (!scope.empty() && !scope.count(e.id))) continue;
       int score = matchScore(e, key, pat);
       if (score > 0 && e.visible) score += 5;
+      if (score > 0 && !form.empty() && e.form == form) score += 15;
       if (score > best_score) {
         best = &e;
         best_score = score;
       }
     }
+    return best;
+  };
+  std::map<std::string, int> votes;
+  for (auto it = data.begin(); it != data.end(); ++it) {
+    if (const Element* e = bestFor(it.key(), "")) {
+      if (!e->form.empty()) ++votes[e->form];
+    }
+  }
+  std::string form;
+  int most = 0;
+  for (const auto& [f, n] : votes) {
+    if (n > most) {
+      form = f;
+      most = n;
+    }
+  }
+  for (auto it = data.begin(); it != data.end(); ++it) {
+    const std::string key = it.key();
+    const Element* best = bestFor(key, form);
     if (!best) {
       skipped.push_back(quote(key) + ": no matching field found");
       continue;

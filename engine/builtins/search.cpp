@@ -36,8 +36,11 @@ int score(const PageScan& p, const Element& e) {
     s += 5;
   }
   if (searchButtonFor(p, e)) s += 15;
-  if (e.rect.width >= 250) s += 10;
-  else if (e.rect.width < 120) s -= 5;
+  // Size: the main search is a wide box; a widget's filter field or a sidebar filter is narrow.
+  s += std::min(12, static_cast<int>(e.rect.width / 60));
+  if (e.rect.width < 120) s -= 5;
+  // The filter field of a select widget (select2's tags search) is no site search.
+  if (e.attributes.value("role", "") == "searchbox" && e.attributes.contains("aria-controls")) s -= 10;
   if (e.visible) s += 20;
   if (e.in_viewport) s += 5;
   // Sidebar menu filters say so.

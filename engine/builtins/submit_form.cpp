@@ -92,6 +92,16 @@ Status run(IntentRun& run) {
       run.result.push_back("Page says: " + quote(said));
       return Status::ok();
     }
+    // The page took the form (its submit event fired) and shows nothing new: said as such once
+    // a moment has passed without another sign.
+    bool received = now.submits > before.submits && documentOf(now) == documentOf(before);
+    if (received && !moved && Clock::now() - t0 >= Millis(1500)) {
+      run.log("wait submit (" + elapsedSince(t0) + ")");
+      run.result.push_back("submitted: the page received the form" +
+                           (now.last_submit.empty() ? std::string() : " (" + now.last_submit + ")") +
+                           " and shows no change");
+      return Status::ok();
+    }
     if (moved || submit_gone) {
       run.log("wait " + std::string(moved ? "navigation" : "form gone") + " (" + elapsedSince(t0) + ")");
       if (moved) run.result.push_back("now at: " + shortUrl(now.url));
@@ -103,7 +113,7 @@ Status run(IntentRun& run) {
       return Status(codes::kVerificationFailed, "nothing happened after submitting",
                     "required fields may be empty (observe shows {required}); fill_form them and retry");
     }
-    page.waitForChange(until);
+    page.waitForChange(received ? until.capped(Millis(500)) : until);
   }
 }
 
