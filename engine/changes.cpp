@@ -38,7 +38,9 @@ void addCapped(std::vector<std::string>& lines, const std::vector<std::string>& 
   }
 }
 
-bool isResultLike(const Element& e) { return e.type == "link" || e.type == "button"; }
+bool isResultLike(const Element& e) {
+  return e.type == "link" || e.type == "button" || e.type == "row" || e.type == "item";
+}
 
 }  // namespace
 

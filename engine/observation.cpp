@@ -119,9 +119,13 @@ std::string formatObservation(const PageScan& scan, const ObserveFormat& format)
   std::string out = pageLine(scan) + "\n";
   if (!scan.elements.empty()) out += "\n";
   size_t shown = 0;
+  size_t chars = 0;
   for (const auto& e : scan.elements) {
     if (shown >= format.max) break;
-    out += elementLine(e, format.full) + "\n";
+    std::string line = elementLine(e, format.full) + "\n";
+    if (format.max_chars && shown > 0 && chars + line.size() > format.max_chars) break;
+    chars += line.size();
+    out += line;
     ++shown;
   }
   size_t total = std::max<size_t>(scan.elements.size(), static_cast<size_t>(scan.available));

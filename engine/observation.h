@@ -12,6 +12,9 @@ namespace lscope {
 struct ObserveFormat {
   bool full = false;    // add selectors and positions (observe --full)
   size_t max = 150;     // elements listed before the "… N more" line
+  // Characters of element lines before the "… N more" line (0: no limit). An observation costs
+  // tokens on every turn: long pages list their first part and say how to see the rest.
+  size_t max_chars = 0;
   std::string more_hint = "observe --near/--within";
 };
 

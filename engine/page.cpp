@@ -409,7 +409,7 @@ Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
   last_fresh_ = false;
   if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
-      el.type == "option") {
+      el.type == "option" || el.type == "row" || el.type == "item" || el.type == "tab" || el.type == "menuitem") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
                   "type into an input: observe to find it");
   }

@@ -16,6 +16,8 @@ namespace lscope {
 namespace {
 
 constexpr size_t kTextMax = 6000;  // characters returned by `text`
+// Characters of element lines a default observation lists (about 1,200 o200k tokens; bench/).
+constexpr size_t kObserveChars = 3300;
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -89,7 +91,10 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
   if (nav) page.settleAnimations();
   auto scanned = page.scan();
   if (!scanned) return errorResponse("goto", scanned.status());
-  Response r = observationResponse(env, "goto", *scanned, ObserveFormat{false, env.observe_max});
+  ObserveFormat f;
+  f.max = env.observe_max;
+  f.max_chars = kObserveChars;
+  Response r = observationResponse(env, "goto", *scanned, f);
   if (!nav) r.add("warnings", nav.message());
   r.data["elements"] = static_cast<int>(scanned->elements.size());
   page.reportEvents(r);
@@ -139,6 +144,7 @@ Response cmdObserve(CommandEnv& env, const Command& c) {
   ObserveFormat f;
   f.full = c.args.value("full", false);
   f.max = static_cast<size_t>(c.args.value("max", static_cast<long long>(env.observe_max)));
+  if (!c.args.contains("max")) f.max_chars = kObserveChars;  // --max n lists n, however long
   Response r = observationResponse(env, "observe", *scanned, f);
   json els = json::array();
   for (const auto& e : scanned->elements) els.push_back(elementJson(e));

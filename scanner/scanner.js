@@ -2058,10 +2058,17 @@
     if (id) key = '#' + id;
     else if (attr(form, 'name')) key = 'name=' + attr(form, 'name');
     else {
-      const all = queryAll(ownerDocument(form), 'form');
-      let i = 0;
-      while (i < all.length && all[i] !== form) i++;
-      key = i < all.length ? 'form' + (i + 1) : fullSelector(form, frameChainOf(form));
+      // Its position among the document's forms: one index per document and scan.
+      const doc = ownerDocument(form);
+      let index = memo ? mapGet(memo, doc) : undefined;
+      if (!index) {
+        index = new B.Map();
+        const all = queryAll(doc, 'form');
+        for (let i = 0; i < all.length; i++) mapSet(index, all[i], i + 1);
+        if (memo) mapSet(memo, doc, index);
+      }
+      const n = mapGet(index, form);
+      key = n ? 'form' + n : fullSelector(form, frameChainOf(form));
     }
     if (memo) mapSet(memo, form, key);
     return key;
