@@ -202,6 +202,9 @@ Status Page::settle() {
   (*b)->waitForNetworkIdle(env_.settle_quiet, cap);  // a busy page is not an error here
   Status loaded = (*b)->waitForLoad(cap);
   settleAnimations();
+  // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
+  // spell means the page shows the action's result.
+  scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
   return loaded;
 }
 
@@ -417,6 +420,14 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   if (!b) return b.status();
   if (el.isSensitive()) rememberSecret(text);
   auto point = pointOf(el, "type");
+  static const std::set<std::string> kWholeValue = {"date", "time", "datetime-local", "month", "week", "color", "range"};
+  if (point && kWholeValue.count(el.attributes.value("type", ""))) {
+    // Keys into a date or time field follow the browser's locale (mm/dd/yyyy here): the value is
+    // set as a whole, as the field's picker would, with input and change events.
+    LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, true));
+    state_.typed = {state_.last_document, el.key, el.form};
+    return std::string(" (value set)");
+  }
   if (point) {
     // Focus with a real click, clear through the scanner (native setter: React sees it), then
     // type with real key events.
@@ -493,19 +504,41 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
                          e.attributes.value("role", "") == "option");
   };
   // The option, once the widget shows its list: exact text first (the resolver ranks it so).
-  auto findOption = [&](const PageScan& page) -> const Element* {
+  // Widgets whose options the scan folds into the widget (tom-select, select2) show them as
+  // text: found then like any text a person reads (find_text), outside the widget's own box.
+  auto findOption = [&](const PageScan& page, bool open) -> std::optional<Element> {
     auto cands = findCandidates(want, page, hooks(page));
-    if (!cands) return nullptr;
-    for (const Element* e : *cands) {
-      if (isOption(*e) && e->id != el.id) return e;
+    if (cands) {
+      for (const Element* e : *cands) {
+        if (isOption(*e) && e->id != el.id) return *e;
+      }
     }
-    return nullptr;
+    if (!open) return std::nullopt;
+    const Element* widget = page.byId(el.id);
+    Rect box = widget ? widget->rect : el.rect;
+    for (const char* mode : {"exact", "contains"}) {
+      auto found = scanner_.findText(text, mode, 10);
+      if (!found) return std::nullopt;
+      std::optional<Element> fallback;
+      for (const auto& m : *found) {
+        Element e;
+        if (!parseElement(m.element, "", e) || !e.visible || e.type == "input" || e.type == "textarea") continue;
+        bool in_widget = e.rect.x >= box.x && e.rect.y >= box.y && e.rect.x + e.rect.width <= box.x + box.width &&
+                         e.rect.y + e.rect.height <= box.y + box.height;
+        if (in_widget) continue;  // the current choice shown in the widget itself
+        e.id = state_.ids.idFor(e);
+        if (isOption(e) || e.attributes.value("role", "") == "option" || e.attributes.value("role", "") == "treeitem") return e;
+        if (!fallback) fallback = e;
+      }
+      if (fallback) return fallback;
+    }
+    return std::nullopt;
   };
   auto before = scan();
   if (!before) return before.status();
   std::set<int> known;
   for (const auto& e : before->elements) known.insert(e.id);
-  const Element* option = findOption(*before);
+  std::optional<Element> option = findOption(*before, false);
   if (!option) {
     // Open it as a person does: a click on the widget.
     const Element* now = before->byId(el.id);
@@ -519,7 +552,8 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
       auto p = scan();
       if (!p) return p.status();
       page = std::move(p.value());
-      if (findOption(*page)) return true;
+      option = findOption(*page, true);
+      if (option) return true;
       // Long lists filter as you type: a search field the widget focused takes the text.
       if (!typed) {
         for (const auto& e : page->elements) {
@@ -540,11 +574,14 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
           if (isOption(e) && n++ < 6) shown += (shown.empty() ? "" : ", ") + quote(e.text);
         }
       }
+      if (shown.empty()) {
+        for (const auto& o : el.options) {
+          if (n++ < 6) shown += (shown.empty() ? "" : ", ") + quote(o);
+        }
+      }
       return Status(codes::kTargetNotFound, "no option " + quote(text) + " in " + describe(el),
                     shown.empty() ? "observe after clicking it to see how it opens" : "options: " + shown);
     }
-    before = std::move(*page);
-    option = findOption(*before);
   }
   Element chosen = *option;
   auto c = click(chosen);
@@ -559,7 +596,23 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     if (!now) return true;  // re-rendered: trust the click
     shown = now->value ? *now->value : now->text;
     std::string a = normalizeText(shown + " " + now->text), want_text = normalizeText(chosen.text);
-    return !want_text.empty() && a.find(want_text) != std::string::npos;
+    if (want_text.empty() || a.find(want_text) != std::string::npos) return true;
+    // A multiple select shows its choices as chips: all of its text counts, and so does the
+    // choice's text shown right beside its text field (select2's chips).
+    auto all = scanner_.textOfElement(now->scanner_id, now->frame);
+    if (all && normalizeText(*all).find(want_text) != std::string::npos) return true;
+    auto near = scanner_.findText(chosen.text, "contains", 5);
+    if (!near) return false;
+    const Rect& w = now->rect;
+    for (const auto& m : *near) {
+      Element e;
+      if (!parseElement(m.element, "", e) || !e.visible) continue;
+      const Rect& r = e.rect;
+      double dx = std::max({0.0, r.x - (w.x + w.width), w.x - (r.x + r.width)});
+      double dy = std::max({0.0, r.y - (w.y + w.height), w.y - (r.y + r.height)});
+      if (dx < 40 && dy < 8) return true;
+    }
+    return false;
   }, until, WakeOn::kPageChange, Millis(300));
   if (!ok && ok.code() == codes::kTimeout) {
     return Status(codes::kVerificationFailed,

@@ -73,9 +73,29 @@ std::vector<std::string> aliases(const Element& e) {
 }
 
 // 0 = no match, higher = better.
+// `want` occurs in `text` with a word boundary on both sides.
+bool containsWords(const std::string& text, const std::string& want) {
+  auto alnum = [](unsigned char c) { return std::isalnum(c) || c >= 0x80; };
+  for (size_t pos = text.find(want); pos != std::string::npos; pos = text.find(want, pos + 1)) {
+    bool start = pos == 0 || !alnum(static_cast<unsigned char>(text[pos - 1])) || !alnum(static_cast<unsigned char>(want[0]));
+    size_t end = pos + want.size();
+    bool stop = end >= text.size() || !alnum(static_cast<unsigned char>(text[end])) ||
+                !alnum(static_cast<unsigned char>(want.back()));
+    if (start && stop) return true;
+  }
+  return false;
+}
+
+// A label's decorations do not count for an exact match: "Message:" is "Message", "Email *" is
+// "Email".
+std::string trimLabel(std::string s) {
+  while (!s.empty() && (s.back() == ':' || s.back() == '*' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
 int textQualityOne(const Element& e, const std::string& value, TextMatch match) {
-  std::string want = normalizeText(value);
-  std::string text = normalizeText(e.text);
+  std::string want = trimLabel(normalizeText(value));
+  std::string text = trimLabel(normalizeText(e.text));
   if (match == TextMatch::kRegex) {
     RE2 re(value, RE2::Quiet);
     if (!re.ok()) return 0;
@@ -89,10 +109,12 @@ int textQualityOne(const Element& e, const std::string& value, TextMatch match) 
   if (text == want) return 4;
   auto al = aliases(e);
   for (const auto& a : al) {
-    if (a == want) return 3;
+    if (trimLabel(a) == want) return 3;
   }
   if (match == TextMatch::kExact) return 0;
-  if (text.find(want) != std::string::npos) return 2;
+  // Contained as words ("Pro" in "Pro Unlimited projects") beats inside a word ("project").
+  if (containsWords(text, want)) return 2;
+  if (text.find(want) != std::string::npos) return 1;
   for (const auto& a : al) {
     if (a.find(want) != std::string::npos) return 1;
   }
@@ -239,6 +261,46 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
   const TargetSpec& anchor = *t.anchor;
   bool anchor_is_text = anchor.kind == TargetSpec::Kind::kText || anchor.kind == TargetSpec::Kind::kWord;
   std::vector<const Element*> out;
+  if ((t.relation == "near" || t.relation == "inside") && anchor_is_text && hooks.find_text) {
+    // Every place the text shows (a listed element, or plain text in a row or cell): each
+    // candidate's distance is to the nearest of them, box to box (0 when one holds the other).
+    std::vector<Rect> anchors;
+    for (const auto& s : matchText(anchor, scan)) anchors.push_back(s.e->rect);
+    auto found = hooks.find_text(anchor.value, anchor.match == TextMatch::kExact ? "exact" : "contains");
+    if (!found) return found.status();
+    for (const auto& f : *found) anchors.push_back(f.element.rect);
+    if (!anchors.empty()) {
+      auto boxDistance = [](const Rect& a, const Rect& b) {
+        double dx = std::max({0.0, a.x - (b.x + b.width), b.x - (a.x + a.width)});
+        double dy = std::max({0.0, a.y - (b.y + b.height), b.y - (a.y + a.height)});
+        return std::hypot(dx, dy);
+      };
+      auto within = [](const Rect& r, const Rect& o) {
+        return r.x >= o.x - 1 && r.y >= o.y - 1 && r.x + r.width <= o.x + o.width + 1 && r.y + r.height <= o.y + o.height + 1;
+      };
+      std::vector<std::pair<std::pair<double, double>, const Element*>> ordered;
+      for (const auto& c : cands) {
+        double best = 1e18, center = 1e18;
+        bool inside = false;
+        for (const auto& a : anchors) {
+          // Reading order: a label comes before its controls, so on the same line a control to
+          // the label's left (the previous card's) counts as farther.
+          const Rect& r = c.e->rect;
+          bool same_line = r.y < a.y + a.height && a.y < r.y + r.height;
+          double d = boxDistance(r, a);
+          if (same_line && r.x + r.width <= a.x) d = d * 3 + 20;
+          best = std::min(best, d);
+          center = std::min(center, std::hypot(c.e->rect.cx() - a.cx(), c.e->rect.cy() - a.cy()));
+          inside = inside || within(c.e->rect, a);
+        }
+        if (t.relation == "inside" && !inside) continue;
+        ordered.push_back({{best, center}, c.e});
+      }
+      std::stable_sort(ordered.begin(), ordered.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+      for (const auto& [d, e] : ordered) out.push_back(e);
+      return out;
+    }
+  }
   if (t.relation == "near" && anchor_is_text && hooks.near) {
     auto order = hooks.near(anchor.value);
     if (!order) return order.status();

@@ -185,6 +185,10 @@ void ScannerClient::waitAnimations(long long timeout_ms) const {
   if (timeout_ms > 0) call({{"cmd", "wait_animations"}, {"timeout", timeout_ms}});
 }
 
+void ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms) const {
+  if (timeout_ms > 0) call({{"cmd", "wait_quiet"}, {"quiet", quiet_ms}, {"timeout", timeout_ms}});
+}
+
 Result<json> ScannerClient::execute(const std::string& script, const json& args) const {
   auto r = call({{"cmd", "execute"}, {"script", script}, {"args", args}});
   if (!r) return r.status();

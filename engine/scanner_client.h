@@ -92,6 +92,8 @@ class ScannerClient {
   Result<bool> waitChange(long long timeout_ms) const;
   // Until the finite animations running now end (at most timeout_ms); failures are ignored.
   void waitAnimations(long long timeout_ms) const;
+  // Until the DOM has been still for quiet_ms (at most timeout_ms); failures are ignored.
+  void waitQuiet(long long quiet_ms, long long timeout_ms) const;
   Result<json> execute(const std::string& script, const json& args = json::array()) const;
 
  private:

@@ -1552,12 +1552,17 @@
         tag === 'progress' || (kind === 'select' && tag !== 'select')) {
       const label = controlLabelText(el);
       if (label) return label;
+      // A custom select's box or text field is named by the label of the <select> it stands for.
+      const original = tag !== 'select' ? originalSelectOf(el) : null;
+      const originalLabel = original ? controlLabelText(original) : '';
+      if (originalLabel) return originalLabel;
       if (kind === 'checkbox' || kind === 'radio') {
         const sibling = adjacentText(el);
         if (sibling) return sibling;
       }
       return nearbyText(el) || collapse(attr(el, 'placeholder') || attr(el, 'aria-placeholder') ||
-          attr(el, 'data-placeholder') || attr(el, 'title')) || tooltipText(el) || describedByText(el);
+          attr(el, 'data-placeholder') || attr(el, 'title')) || tooltipText(el) || describedByText(el) ||
+          (tag === 'select' ? placeholderOption(el) : '');
     }
     if (kind === 'generic' && isEditable(el)) {
       const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
@@ -1776,6 +1781,17 @@
     return '';
   }
 
+  /** A <select>'s placeholder: the text of its empty-valued first option ("Select a fruit"). */
+  function placeholderOption(el) {
+    try {
+      const opts = selectOptions(el);
+      if (opts.length && str(optionValue(opts[0])) === '') return collapse(optionText(opts[0]));
+    } catch (e) {
+      // no options to read
+    }
+    return '';
+  }
+
   /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
   function adjacentText(el) {
     for (let n = nextSibling(el); n; n = nextSibling(n)) {
@@ -1921,7 +1937,7 @@
     const memo = scanMemo && scanMemo.originals;
     if (memo && mapHas(memo, el)) return mapGet(memo, el);
     let found = null;
-    for (let n = el, depth = 0; n && depth < 5 && !found; n = parentElement(n), depth++) {
+    for (let n = el, depth = 0; n && depth < 7 && !found; n = parentElement(n), depth++) {
       const cls = attr(n, 'class');
       if (reTest(/(^|\s)select2-container(\s|$)/, cls)) {
         const prev = previousElementSibling(n);
@@ -2401,6 +2417,8 @@
     };
     if (item.alias) add(item.alias);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
+    // A radio or checkbox of a group answers to its group's legend ("How often?").
+    if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el));
     add(t['aria-label']);
     add(t.title);
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
@@ -2411,6 +2429,16 @@
       }
     }
     return out;
+  }
+
+  /** The <legend> of the <fieldset> around a control (a radio group's question), or ''. */
+  function legendOf(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 6; n = parentElement(n), depth++) {
+      if (tagOf(n) !== 'fieldset') continue;
+      const legend = firstOf(n, 'legend');
+      return legend ? collapse(labelText(legend)) : '';
+    }
+    return '';
   }
 
   /** The full date of a date-picker day cell from its data attributes (jQuery UI, Pikaday), or ''. */
@@ -3163,7 +3191,10 @@
           setAdd(drop, item);
           continue;
         }
-        each(innerItems, (x) => { if (!inListboxBelow(x.el, item.el)) setAdd(drop, x); });
+        // A chosen item's own button (the "Remove item" of a multiple select's chip) stays a unit.
+        each(innerItems, (x) => {
+          if (!inListboxBelow(x.el, item.el) && !(x.tag === 'button' && x.name)) setAdd(drop, x);
+        });
         continue;
       }
       if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item))) {
@@ -5992,6 +6023,49 @@
     });
   }
 
+  // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
+  // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
+
+  function cmdWaitQuiet(cmd) {
+    const quiet = mathMax(0, +param(cmd, 'quiet', 80) || 0);
+    const timeout = mathMax(0, +param(cmd, 'timeout', 600) || 0);
+    const t0 = now();
+    return new B.Promise((resolve) => {
+      let done = false;
+      let changes = 0;
+      let timer = null;
+      let cap = null;
+      let mo = null;
+      const finish = (settled) => {
+        if (done) return;
+        done = true;
+        B.clearTimeout(timer);
+        B.clearTimeout(cap);
+        if (mo) moDisconnect(mo);
+        resolve({ settled, changes, waited_ms: round(now() - t0) });
+      };
+      const arm = () => {
+        B.clearTimeout(timer);
+        timer = B.setTimeout(() => finish(true), quiet);
+      };
+      mo = new B.MutationObserver(() => {
+        changes++;
+        arm();
+      });
+      const roots = sliceArr(state.roots, 0, state.roots.length);
+      if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+      each(roots, (root) => {
+        try {
+          moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
+        } catch (e) {
+          // a root that went away
+        }
+      });
+      cap = B.setTimeout(() => finish(false), timeout);
+      arm();
+    });
+  }
+
   // ----- execute -----
 
   async function cmdExecute(cmd) {
@@ -6114,6 +6188,7 @@
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
+  COMMANDS.wait_quiet = cmdWaitQuiet;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;
 
