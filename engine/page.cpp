@@ -367,14 +367,16 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 // --- actions ---------------------------------------------------------------------------------
 
 Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force) {
-  auto point = scanner_.point(el.scanner_id, el.frame, check, force);
+  // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
+  bool stable = check == "click" && !force;
+  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable);
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
     // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
     WaitTarget t;
     t.id = el.scanner_id;
     auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
-    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force);
+    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable);
   }
   if (!point) return point.status();
   Point p = *point;
@@ -446,8 +448,16 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // that they landed — the value (the field keeps the focus for secrets, whose value is
     // masked) — and when not, blame the popup so auto-wait can clear it and type again.
     bool landed = true;
-    if (el.isSensitive() || !el.value) {
-      landed = scanner_.focus(el.scanner_id, el.frame).isOk();
+    if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
+      // The value is masked: count its characters instead.
+      long long want = 0;
+      for (unsigned char c : text) {
+        if ((c & 0xC0) != 0x80) want += c >= 0xF0 ? 2 : 1;
+      }
+      auto n = scanner_.valueLength(el.scanner_id, el.frame);
+      landed = !n || *n >= want;
+    } else if (!el.value) {
+      landed = true;  // not a value-bearing field (contenteditable): nothing to read back cheaply
     } else {
       auto v = scanner_.getValue(el.scanner_id, el.frame);
       landed = !v || !v->is_string() || normalizeText(v->get<std::string>()).find(normalizeText(text)) != std::string::npos;

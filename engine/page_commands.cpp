@@ -17,7 +17,7 @@ namespace {
 
 constexpr size_t kTextMax = 6000;  // characters returned by `text`
 // Characters of element lines a default observation lists (about 1,200 o200k tokens; bench/).
-constexpr size_t kObserveChars = 3300;
+constexpr size_t kObserveChars = 3000;
 
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

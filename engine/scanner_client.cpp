@@ -35,8 +35,11 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
   return call(std::move(cmd), frame);
 }
 
-Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force) const {
-  auto r = call({{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}}, frame);
+Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
+                                   bool stable) const {
+  json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
+  if (stable) cmd["stable"] = true;
+  auto r = call(std::move(cmd), frame);
   if (!r) return r.status();
   return Point{r->value("x", 0.0), r->value("y", 0.0)};
 }
@@ -87,6 +90,19 @@ Result<json> ScannerClient::getValue(int id, const std::string& frame) const {
   auto r = call({{"cmd", "get_value"}, {"id", id}}, frame);
   if (!r) return r.status();
   return r->value("value", json());
+}
+
+Result<long long> ScannerClient::valueLength(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "get_value"}, {"id", id}}, frame);
+  if (!r) return r.status();
+  if (r->contains("length") && (*r)["length"].is_number()) return (*r)["length"].get<long long>();
+  const json& v = r->value("value", json());
+  if (!v.is_string()) return 0LL;
+  long long n = 0;  // UTF-8 -> UTF-16 units
+  for (unsigned char c : v.get<std::string>()) {
+    if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;
+  }
+  return n;
 }
 
 Result<std::string> ScannerClient::textOf(const std::string& selector) const {

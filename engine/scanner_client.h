@@ -54,7 +54,9 @@ class ScannerClient {
   Result<json> scan(const ScanRequest& request, const std::string& frame = "") const;
   // Actionability checks for `check` (click, type, hover) and the viewport point to send native
   // input to (frame-local coordinates of the top-level viewport for the scanner's frame).
-  Result<Point> point(int id, const std::string& frame, const std::string& check, bool force) const;
+  // `stable`: also wait (up to 10 frames) until its box is the same in two frames.
+  Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
+                      bool stable = false) const;
   // Synthetic-event fallbacks (§3.2-3.9) when native input cannot be used.
   Status click(int id, const std::string& frame, MouseButton button, int count, bool force) const;
   Status type(int id, const std::string& frame, const std::string& text, bool clear) const;
@@ -66,6 +68,8 @@ class ScannerClient {
   Result<std::string> selectValue(int id, const std::string& frame, const std::string& value) const;
   Result<std::string> selectIndex(int id, const std::string& frame, int index) const;
   Result<json> getValue(int id, const std::string& frame) const;
+  // Characters in the field's value (UTF-16 units, as the page counts), masked ones included.
+  Result<long long> valueLength(int id, const std::string& frame) const;
   Result<std::string> textOf(const std::string& selector) const;     // get_text (§3.12)
   Result<std::string> textOfElement(int id, const std::string& frame) const;
   Result<json> exists(const std::string& selector) const;            // exists (§3.13): {exists, visible, count}

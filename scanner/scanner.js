@@ -158,7 +158,7 @@
       jsonParse: W.JSON.parse,
       jsonStringify: W.JSON.stringify,
       mathMax: W.Math.max, mathMin: W.Math.min, mathRound: W.Math.round,
-      mathSqrt: W.Math.sqrt, mathFloor: W.Math.floor,
+      mathSqrt: W.Math.sqrt, mathFloor: W.Math.floor, mathAbs: W.Math.abs,
       numIsFinite: W.Number.isFinite, numIsInteger: W.Number.isInteger,
       toStr: W.String,
       toLower: uncurry(W.String.prototype.toLowerCase),
@@ -284,7 +284,7 @@
 
   const {
     apply, objectKeys, objectCreate, defineProperty, hasOwn, isArray, jsonParse, jsonStringify,
-    mathMax, mathMin, mathRound, mathSqrt, mathFloor, numIsFinite, numIsInteger, toStr, toLower,
+    mathMax, mathMin, mathRound, mathSqrt, mathFloor, mathAbs, numIsFinite, numIsInteger, toStr, toLower,
     toUpper, charCodeAt, strTrim, strIndexOf, strSlice, strReplace, strSplit, reTest, dateToIso,
     mapGet, mapSet, mapHas, setAdd, setHas, wmGet, wmSet, MainFunction, now, getComputedStyle,
     moObserve, moDisconnect, moTakeRecords, docQsa, docElementFromPoint, docElementsFromPoint,
@@ -4976,13 +4976,33 @@
   }
 
   /** point: actionability checks only; the backend clicks natively at (x, y). */
-  function cmdPoint(cmd) {
+  async function cmdPoint(cmd) {
     const item = requireId(cmd, 'point');
     const check = str(param(cmd, 'check', 'click'));
     if (check !== 'click' && check !== 'type' && check !== 'hover') {
       throw fail('SCRIPT_ERROR', 'point check must be "click", "type" or "hover", got "' + check + '"');
     }
-    const { pt } = ensureActionable(item, actionOptions(cmd, check));
+    let { pt } = ensureActionable(item, actionOptions(cmd, check));
+    if (param(cmd, 'stable', false) === true) {
+      // Playwright's "stable": the same box in two consecutive animation frames, else a moving
+      // target (a sliding menu, a growing panel) would take the click somewhere else.
+      const again = actionOptions(cmd, check);
+      again.scroll = false;
+      for (let i = 0; ; i++) {
+        await settle();
+        const next = ensureActionable(item, again).pt;
+        const a = pt.rect;
+        const b = next.rect;
+        const same = mathAbs(a.x - b.x) < 0.5 && mathAbs(a.y - b.y) < 0.5 &&
+            mathAbs(a.width - b.width) < 0.5 && mathAbs(a.height - b.height) < 0.5;
+        pt = next;
+        if (same) break;
+        if (i >= 9) {
+          throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is still moving ' +
+              '(animating) after 10 frames; wait for it to settle');
+        }
+      }
+    }
     return { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
       selector: itemSelector(item) };
   }
@@ -5494,13 +5514,16 @@
     const el = item.el;
     const checked = checkedState(el, item.tag, item.type);
     let value;
+    let length = -1;
     if (checked !== null) value = checked;
     else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
     else {
       const raw = rawValue(el, item.tag, item.type);
       value = raw === null ? collapse(safeInnerText(el)) : maskIfPassword(el, raw);
+      // A masked value still says how many characters it holds (the page shows as many dots).
+      if (raw !== null && value !== raw) length = raw.length;
     }
-    return { id: item.id, value };
+    return length >= 0 ? { id: item.id, value, length } : { id: item.id, value };
   }
 
   function firstBySelectorOrId(cmd, name) {
@@ -5889,6 +5912,8 @@
     const t0 = now();
     if (w.probe().met) return { met: true, waited_ms: 0, condition };
     return new B.Promise((resolve, reject) => {
+      // Every open shadow root now, not only those the last scan walked: a banner rendered into
+      // a shadow root before any scan shows by a style change there.
       const stopWatching = watchForChanges(() => {
         let r;
         try {
@@ -5900,7 +5925,7 @@
         finish();
         resolve({ met: true, waited_ms: round(now() - t0), condition });
         return true;
-      });
+      }, docElement(TOP_DOC) ? shadowRootsUnder(docElement(TOP_DOC)) : []);
       const timer = B.setTimeout(() => {
         finish();
         let detail = '';
@@ -5920,7 +5945,7 @@
   }
 
   /** Calls `check` after every relevant change until it returns true; returns an unsubscribe. */
-  function watchForChanges(check) {
+  function watchForChanges(check, moreRoots) {
     let stopped = false;
     let framePending = false;
     const run = () => { if (!stopped) check(); };
@@ -5932,6 +5957,7 @@
     const mo = new B.MutationObserver(runNowAndNextFrame);
     const roots = sliceArr(state.roots, 0, state.roots.length);
     if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+    each(moreRoots || [], (root) => { if (!includes(roots, root)) push(roots, root); });
     each(roots, (root) => {
       try {
         moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });

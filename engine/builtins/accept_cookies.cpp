@@ -104,10 +104,21 @@ Status run(IntentRun& run) {
   auto c = run.click(*button);
   if (!c) return c.status();
   if (!vendor.empty()) run.result.push_back("consent manager: " + vendor);
-  Status gone = run.waitFor([&]() -> Result<bool> {
+  auto bannerGone = [&]() -> Result<bool> {
     const Element* still = run.scan.byId(button_id);
     return !run.scan.pattern("cookie_banner") && (!still || !still->visible);
-  }, 5000);
+  };
+  Status gone = run.waitFor(bannerGone, 1500);
+  if (!gone && gone.code() == codes::kTimeout) {
+    // A banner shown before its script wired the buttons (tarteaucitron wires them 500 ms
+    // later) ignores the first click; as a person would, click the same choice once more.
+    const Element* again = run.scan.byId(button_id);
+    if (again && again->visible && again->enabled) {
+      auto c2 = run.click(*again);
+      if (!c2) return c2.status();
+      gone = run.waitFor(bannerGone, 3500);
+    }
+  }
   if (!gone) {
     if (gone.code() != codes::kTimeout) return gone;
     return Status(codes::kVerificationFailed, "the cookie banner is still shown",

@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/scanner_protocol.h"
 #include "scanner/scanner_source.h"
 #include "transports/cdp/cdp_keys.h"
 
@@ -376,9 +377,7 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
   std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
                      command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
   // Reading commands are safe to repeat in a new document; actions and waits are not.
-  static const std::set<std::string> kRepeatable = {"scan", "point", "get_text", "get_value", "exists",
-                                                    "query", "version"};
-  bool repeatable = kRepeatable.count(command.value("cmd", "")) > 0;
+  bool repeatable = isReadOnlyScannerCommand(command.value("cmd", ""));
   auto reply = evaluateInWorld(frame_id, expr, true, deadline, repeatable);
   if (!reply) return reply.status();
   const json& value = (*reply)["result"]["value"];

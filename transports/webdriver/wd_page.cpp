@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/scanner_protocol.h"
 #include "scanner/scanner_source.h"
 
 namespace lscope::wd {
@@ -568,9 +569,8 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
 }
 
 Result<json> WdPage::scanner(const json& cmd, const std::string& frame_id, Deadline deadline) {
-  static const std::set<std::string> kRepeatable = {"scan", "point", "get_text", "get_value", "exists",
-                                                    "query", "version"};
-  bool repeatable = kRepeatable.count(cmd.value("cmd", "")) > 0;
+  // Reading commands are safe to repeat in a new document (engine/scanner_protocol.h).
+  bool repeatable = isReadOnlyScannerCommand(cmd.value("cmd", ""));
   LSCOPE_RETURN_IF_ERROR(enterFrame(frame_id, deadline));
   // A wait longer than the session's script timeout raises it for this call.
   long long wait_ms = cmd.value("timeout", json(0)).is_number() ? cmd.value("timeout", 0LL) : 0;
