@@ -84,7 +84,8 @@ std::string elementLine(const Element& e, bool full) {
     for (size_t i = 0; i < mods.size(); ++i) out += (i ? ", " : "") + mods[i];
     out += "}";
   }
-  if (e.value && !e.value->empty() && e.type != "button" && e.type != "link") {
+  // A value that is the name already (a select named by its shown choice) is not repeated.
+  if (e.value && !e.value->empty() && *e.value != e.text && e.type != "button" && e.type != "link") {
     out += " = " + quote(clip(*e.value, 40));
   }
   if (!e.frame_label.empty()) out += " (in " + e.frame_label + ")";

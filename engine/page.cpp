@@ -536,6 +536,11 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
         bool in_widget = e.rect.x >= box.x && e.rect.y >= box.y && e.rect.x + e.rect.width <= box.x + box.width &&
                          e.rect.y + e.rect.height <= box.y + box.height;
         if (in_widget) continue;  // the current choice shown in the widget itself
+        // Not the widget's own wrapper (a label around it reads every option of the original
+        // select) nor any block that holds much more than the option: the list may not be open yet.
+        bool holds_widget = box.width > 0 && e.rect.x <= box.x && e.rect.y <= box.y &&
+                            e.rect.x + e.rect.width >= box.x + box.width && e.rect.y + e.rect.height >= box.y + box.height;
+        if (holds_widget || normalizeText(e.text).size() > 2 * normalizeText(text).size() + 24) continue;
         e.id = state_.ids.idFor(e);
         if (isOption(e) || e.attributes.value("role", "") == "option" || e.attributes.value("role", "") == "treeitem") return e;
         if (!fallback) fallback = e;

@@ -3095,6 +3095,10 @@
       proxy = visibleLabelOf(c.el, cache);
       if (proxy) vis = visibilityOf(proxy, cache, true);
     }
+    if (!vis.visible) {
+      const shown = transparentOverlayVisibility(c.el, cache);
+      if (shown) vis = shown;
+    }
     if (!vis.visible && !includeHidden) return null;
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis, c.why);
@@ -3373,6 +3377,29 @@
     return t === 'checkbox' || t === 'radio';
   }
 
+  /**
+   * A transparent native <select> or file input laid over a visible label or button (Pikaday's
+   * month and year, styled upload buttons): opacity 0 hides it, yet it takes the click a person
+   * aims at what they see. Visible as the box it covers; null for anything else.
+   */
+  function transparentOverlayVisibility(el, cache) {
+    const tag = tagOf(el);
+    if (tag !== 'select' && !(tag === 'input' && lc(attr(el, 'type')) === 'file')) return null;
+    const st = styleOf(el);
+    if (!st || +st.opacity !== 0 || st.pointerEvents === 'none') return null;
+    if (checkVisibility && !checkVisibility(el, { visibilityProperty: true })) return null;
+    const parent = composedParent(el);
+    const pv = parent ? visibilityOf(parent, cache, true) : null;
+    if (!pv || !pv.visible) return null;
+    const r = getRect(el);
+    const pr = pv.rect || getRect(parent);
+    const w = mathMin(r.left + r.width, pr.left + pr.width) - mathMax(r.left, pr.left);
+    const h = mathMin(r.top + r.height, pr.top + pr.height) - mathMax(r.top, pr.top);
+    if (r.width < 4 || r.height < 4 || w <= 0 || h <= 0 ||
+        w * h < 0.5 * mathMin(r.width * r.height, pr.width * pr.height)) return null;
+    return { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot };
+  }
+
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
   function visibleLabelOf(el, cache) {
     const labels = labelsOf(el);
@@ -3455,7 +3482,10 @@
     const table = attributeTable(el);
     const stateJson = { visible: item.vis.visible,
       enabled: table['aria-disabled'] !== 'true' && !isNativelyDisabled(el, tag), focused: active === el };
-    const value = rawValue(el, tag, item.type);
+    // A single select shows the text of its choice (a person reads "June", not its value "5").
+    // A placeholder choice (value "") shows nothing.
+    const chosen = tag === 'select' && !selectMultiple(el) ? selectedInfo(el) : null;
+    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : rawValue(el, tag, item.type);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
     if (checked !== null) stateJson.checked = checked;
@@ -4575,13 +4605,19 @@
     return box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width && box.y + box.height <= vp.height;
   }
 
+  /** Visibility for acting: a transparent select or file input over what it labels counts. */
+  function actionVisibility(el, cache) {
+    const vis = visibilityOf(el, cache);
+    return vis.visible ? vis : transparentOverlayVisibility(el, cache) || vis;
+  }
+
   /** The element that receives pointer actions: a visible <label> for visually hidden checkboxes. */
   function pointerTarget(item) { return item.proxy && isConnected(item.proxy) ? item.proxy : item.el; }
 
   /** Scrolls the element to the center of its viewport(s) when it is not fully inside them. */
   function scrollIntoViewIfNeeded(item) {
     const target = pointerTarget(item);
-    const vis = visibilityOf(target, newVisibilityCache());
+    const vis = actionVisibility(target, newVisibilityCache());
     const r = vis.rect;
     const local = { x: r.left, y: r.top, width: r.width, height: r.height };
     const shown = !vis.view || isSameBox(intersect(vis.view, boxOf(r)), boxOf(r));
@@ -4698,7 +4734,7 @@
   function ensureActionable(item, opts) {
     if (opts.scroll) scrollIntoViewIfNeeded(item);
     const target = pointerTarget(item);
-    const vis = visibilityOf(target, newVisibilityCache());
+    const vis = actionVisibility(target, newVisibilityCache());
     if (!vis.visible) {
       throw fail('ELEMENT_NOT_VISIBLE', 'element ' + itemLabel(item) + ' is not visible (' +
           vis.reason + '); wait for it with wait_for visible, or scan again');
@@ -5171,13 +5207,20 @@
     fire(el, 'InputEvent', 'input', inputEventInit(el, 'deleteContentBackward', null));
   }
 
+  /**
+   * Focuses `el` as a press does, mousedown before the focus and mouseup after: a widget that
+   * closes when its field blurs (a date picker) knows the press was inside it.
+   */
+  function pressToFocus(el) {
+    if (deepActiveElement(TOP_DOC) === el) return;
+    fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+    focus(el, { preventScroll: true });
+    fire(el, 'MouseEvent', 'mouseup', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+  }
+
   function focusForTyping(el, kind) {
     const doc = ownerDocument(el);
-    if (deepActiveElement(TOP_DOC) !== el) {
-      fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
-      focus(el, { preventScroll: true });
-      fire(el, 'MouseEvent', 'mouseup', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
-    }
+    pressToFocus(el);
     if (kind === 'editable') caretToEnd(el);
     else if (kind === 'input' || kind === 'textarea') {
       const len = currentValue(el, kind).length;
@@ -5324,7 +5367,7 @@
       return i;
     });
     const previous = selectedInfo(el);
-    focus(el, { preventScroll: true });
+    pressToFocus(el);
     if (selectMultiple(el)) {
       each(opts, (o, i) => setOptionSelected(o, includes(indexes, i)));
     } else {
