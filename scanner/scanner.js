@@ -5011,6 +5011,31 @@
       scroll: param(cmd, 'scroll_into_view', true) !== false, offset: param(cmd, 'offset', null) };
   }
 
+  /**
+   * A web component not defined yet (its module still loading, as Shoelace's autoloader does
+   * after load) shows its text but has no behaviour: wait up to `ms` for its definition. A tag
+   * that is never defined (a custom tag used for styling) costs that wait once, then is acted on.
+   */
+  function untilDefined(el, ms) {
+    let pending = null;
+    for (let n = el, depth = 0; n && depth < 8; n = composedParent(n), depth++) {
+      if (strIndexOf(tagOf(n), '-') > 0 && !matches(n, ':defined')) {
+        pending = n;
+        break;
+      }
+    }
+    if (!pending) return B.Promise.resolve(true);
+    // The registry is the page's own (an isolated world has none): watch the element's state,
+    // once per frame (a definition changes no DOM a mutation observer would see).
+    const t0 = now();
+    const check = () => {
+      if (matches(pending, ':defined')) return true;
+      if (now() - t0 >= ms || !isConnected(pending)) return false;
+      return settle().then(check);
+    };
+    return settle().then(check);
+  }
+
   /** point: actionability checks only; the backend clicks natively at (x, y). */
   async function cmdPoint(cmd) {
     const item = requireId(cmd, 'point');
@@ -5018,8 +5043,10 @@
     if (check !== 'click' && check !== 'type' && check !== 'hover') {
       throw fail('SCRIPT_ERROR', 'point check must be "click", "type" or "hover", got "' + check + '"');
     }
+    const stable = param(cmd, 'stable', false) === true;
+    if (param(cmd, 'force', false) !== true) await untilDefined(item.el, 1000);
     let { pt } = ensureActionable(item, actionOptions(cmd, check));
-    if (param(cmd, 'stable', false) === true) {
+    if (stable) {
       // Playwright's "stable": the same box in two consecutive animation frames, else a moving
       // target (a sliding menu, a growing panel) would take the click somewhere else.
       const again = actionOptions(cmd, check);

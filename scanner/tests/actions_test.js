@@ -117,6 +117,21 @@ test('point returns top-level coordinates that native input can use', async () =
   assert.strictEqual(hit, 'wrapped', 'a wrapped inline link is hit on its first line box');
 });
 
+test('a stable point waits for a web component that is not defined yet', async () => {
+  const t = await open('late_component.html');
+  const s = await ok(t, { cmd: 'scan' });
+  await t.evalTest(() => document.dispatchEvent(new CustomEvent('define-late', { detail: 300 })));
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Publish'), stable: true });
+  assert.strictEqual(await t.evalTest(() => document.getElementById('publish').matches(':defined')), true,
+    'the point came after the definition');
+  await t.click(p.x, p.y);
+  assert.strictEqual(await t.evalTest(() => document.title), 'published');
+  // A custom tag that is never defined is acted on after the bounded wait.
+  const q = await ok(t, { cmd: 'point', id: byText(s, 'Styled'), stable: true });
+  await t.click(q.x, q.y);
+  assert.strictEqual(await t.evalTest(() => document.title), 'styled clicked');
+});
+
 test('disabled, read-only, pointer-events:none and hover', async () => {
   const t = await open('playground.html');
   const s = await ok(t, { cmd: 'scan' });
