@@ -103,6 +103,23 @@ describe('observation', () => {
     assert.match(first, /I have read everything/);
   });
 
+  it('the observation cap limits what is printed, never what can be targeted', async () => {
+    // The 1,502-control settings page: "Save settings" is past what a default observation prints.
+    await ok('goto', { url: `${site.base}/corpus/reach/long-settings.html` });
+    const all = await ok('observe');
+    assert.ok(!/Save settings/.test(all), 'the default observation stops before the end');
+    assert.match(all, /… \d+ more/);
+    const near = await ok('observe', { near: 'Save settings' });
+    const id = Number(/\[(\d+)\] button\/submit "Save settings"/.exec(near)?.[1]);
+    assert.ok(id > 0, near);
+    // After an action elsewhere, both its id and its text still reach it.
+    await ok('type', { target: 'Option 1.1', text: 'Ada' });
+    assert.match(await ok('click', { target: String(id) }), new RegExp(`click \\[${id}\\] "Save settings"`));
+    assert.match(await pageText(), /Settings saved\./);
+    await ok('type', { target: 'Option 30.25', text: 'Lovelace' });
+    assert.match(await ok('click', { target: 'Save settings' }), new RegExp(`click \\[${id}\\]`));
+  });
+
   it('text of the page and of an element; screenshot is a PNG image', async () => {
     await ok('goto', { url: `${site.base}/dashboard.html` });
     assert.match(await ok('text'), /Welcome back/);
