@@ -2,6 +2,7 @@
 // (CDP, WebDriver, extension). Waiting, targeting, verification and diffs live above it.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,6 +25,14 @@ struct Rect {
   double x = 0, y = 0, width = 0, height = 0;
   double cx() const { return x + width / 2; }
   double cy() const { return y + height / 2; }
+  // The gaps between two boxes along each axis (0 where they overlap on it).
+  double gapX(const Rect& o) const { return std::max({0.0, x - (o.x + o.width), o.x - (x + width)}); }
+  double gapY(const Rect& o) const { return std::max({0.0, y - (o.y + o.height), o.y - (y + height)}); }
+  // This box lies within `o`, give or take `slack` pixels.
+  bool within(const Rect& o, double slack = 0) const {
+    return x >= o.x - slack && y >= o.y - slack && x + width <= o.x + o.width + slack &&
+           y + height <= o.y + o.height + slack;
+  }
 };
 
 enum class MouseButton { kLeft, kMiddle, kRight };

@@ -450,12 +450,8 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     bool landed = true;
     if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
       // The value is masked: count its characters instead.
-      long long want = 0;
-      for (unsigned char c : text) {
-        if ((c & 0xC0) != 0x80) want += c >= 0xF0 ? 2 : 1;
-      }
       auto n = scanner_.valueLength(el.scanner_id, el.frame);
-      landed = !n || *n >= want;
+      landed = !n || *n >= utf16Length(text);
     } else if (!el.value) {
       landed = true;  // not a value-bearing field (contenteditable): nothing to read back cheaply
     } else {
@@ -533,13 +529,10 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
       for (const auto& m : *found) {
         Element e;
         if (!parseElement(m.element, "", e) || !e.visible || e.type == "input" || e.type == "textarea") continue;
-        bool in_widget = e.rect.x >= box.x && e.rect.y >= box.y && e.rect.x + e.rect.width <= box.x + box.width &&
-                         e.rect.y + e.rect.height <= box.y + box.height;
-        if (in_widget) continue;  // the current choice shown in the widget itself
+        if (e.rect.within(box)) continue;  // the current choice shown in the widget itself
         // Not the widget's own wrapper (a label around it reads every option of the original
         // select) nor any block that holds much more than the option: the list may not be open yet.
-        bool holds_widget = box.width > 0 && e.rect.x <= box.x && e.rect.y <= box.y &&
-                            e.rect.x + e.rect.width >= box.x + box.width && e.rect.y + e.rect.height >= box.y + box.height;
+        bool holds_widget = box.width > 0 && box.within(e.rect);
         if (holds_widget || normalizeText(e.text).size() > 2 * normalizeText(text).size() + 24) continue;
         e.id = state_.ids.idFor(e);
         if (isOption(e) || e.attributes.value("role", "") == "option" || e.attributes.value("role", "") == "treeitem") return e;
@@ -622,10 +615,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     for (const auto& m : *near) {
       Element e;
       if (!parseElement(m.element, "", e) || !e.visible) continue;
-      const Rect& r = e.rect;
-      double dx = std::max({0.0, r.x - (w.x + w.width), w.x - (r.x + r.width)});
-      double dy = std::max({0.0, r.y - (w.y + w.height), w.y - (r.y + r.height)});
-      if (dx < 40 && dy < 8) return true;
+      if (e.rect.gapX(w) < 40 && e.rect.gapY(w) < 8) return true;
     }
     return false;
   }, until, WakeOn::kPageChange, Millis(300));

@@ -270,14 +270,8 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     if (!found) return found.status();
     for (const auto& f : *found) anchors.push_back(f.element.rect);
     if (!anchors.empty()) {
-      auto boxDistance = [](const Rect& a, const Rect& b) {
-        double dx = std::max({0.0, a.x - (b.x + b.width), b.x - (a.x + a.width)});
-        double dy = std::max({0.0, a.y - (b.y + b.height), b.y - (a.y + a.height)});
-        return std::hypot(dx, dy);
-      };
-      auto within = [](const Rect& r, const Rect& o) {
-        return r.x >= o.x - 1 && r.y >= o.y - 1 && r.x + r.width <= o.x + o.width + 1 && r.y + r.height <= o.y + o.height + 1;
-      };
+      auto boxDistance = [](const Rect& a, const Rect& b) { return std::hypot(a.gapX(b), a.gapY(b)); };
+      auto within = [](const Rect& r, const Rect& o) { return r.within(o, 1); };
       std::vector<std::pair<std::pair<double, double>, const Element*>> ordered;
       for (const auto& c : cands) {
         double best = 1e18, center = 1e18;
@@ -337,11 +331,7 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     if (t.relation == "after" && !before(*a, a_order, *c.e, c.order, n)) continue;
     if (t.relation == "before" && !before(*c.e, c.order, *a, a_order, n)) continue;
     if (t.relation == "inside") {
-      const Rect& o = a->rect;
-      const Rect& r = c.e->rect;
-      if (!(r.x >= o.x && r.y >= o.y && r.x + r.width <= o.x + o.width && r.y + r.height <= o.y + o.height)) {
-        continue;
-      }
+      if (!c.e->rect.within(a->rect)) continue;
     }
     ordered.push_back({distance(*c.e, *a), c.e});
   }

@@ -97,10 +97,13 @@ Result<long long> ScannerClient::valueLength(int id, const std::string& frame) c
   if (!r) return r.status();
   if (r->contains("length") && (*r)["length"].is_number()) return (*r)["length"].get<long long>();
   const json& v = r->value("value", json());
-  if (!v.is_string()) return 0LL;
-  long long n = 0;  // UTF-8 -> UTF-16 units
-  for (unsigned char c : v.get<std::string>()) {
-    if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;
+  return v.is_string() ? utf16Length(v.get<std::string>()) : 0LL;
+}
+
+long long utf16Length(const std::string& utf8) {
+  long long n = 0;
+  for (unsigned char c : utf8) {
+    if ((c & 0xC0) != 0x80) n += c >= 0xF0 ? 2 : 1;  // a lead byte; 4-byte ones are surrogate pairs
   }
   return n;
 }

@@ -40,6 +40,9 @@ struct TextMatchResult {
   std::string matched;
 };
 
+// The length of UTF-8 text as a page counts it (UTF-16 units: String.length).
+long long utf16Length(const std::string& utf8);
+
 // Not thread-safe; one per command execution. Every call honours the transport's deadline.
 class ScannerClient {
  public:
@@ -68,7 +71,7 @@ class ScannerClient {
   Result<std::string> selectValue(int id, const std::string& frame, const std::string& value) const;
   Result<std::string> selectIndex(int id, const std::string& frame, int index) const;
   Result<json> getValue(int id, const std::string& frame) const;
-  // Characters in the field's value (UTF-16 units, as the page counts), masked ones included.
+  // Characters in the field's value (utf16Length), masked ones included.
   Result<long long> valueLength(int id, const std::string& frame) const;
   Result<std::string> textOf(const std::string& selector) const;     // get_text (§3.12)
   Result<std::string> textOfElement(int id, const std::string& frame) const;

@@ -4933,15 +4933,7 @@
       });
     };
     const mo = new B.MutationObserver(tally);
-    const roots = sliceArr(state.roots, 0, state.roots.length);
-    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
-    each(roots, (root) => {
-      try {
-        moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
-      } catch (e) {
-        // a root that went away: nothing to watch there
-      }
-    });
+    observeRoots(mo);
     const wins = [TOP_WINDOW];
     if (item) each(item.ctx.chain, (f) => { const d = safeContentDocument(f); if (d && docView(d)) push(wins, docView(d)); });
     const hrefs = map(wins, (w) => safeHref(w));
@@ -6014,6 +6006,23 @@
     });
   }
 
+  /**
+   * Has `mo` watch every change under the top document, the shadow roots the last scan walked and
+   * `moreRoots`.
+   */
+  function observeRoots(mo, moreRoots) {
+    const roots = sliceArr(state.roots, 0, state.roots.length);
+    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+    each(moreRoots || [], (root) => { if (!includes(roots, root)) push(roots, root); });
+    each(roots, (root) => {
+      try {
+        moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
+      } catch (e) {
+        // a root that went away: nothing to watch there
+      }
+    });
+  }
+
   /** Calls `check` after every relevant change until it returns true; returns an unsubscribe. */
   function watchForChanges(check, moreRoots) {
     let stopped = false;
@@ -6025,16 +6034,7 @@
       B.requestAnimationFrame(() => { framePending = false; run(); });
     };
     const mo = new B.MutationObserver(runNowAndNextFrame);
-    const roots = sliceArr(state.roots, 0, state.roots.length);
-    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
-    each(moreRoots || [], (root) => { if (!includes(roots, root)) push(roots, root); });
-    each(roots, (root) => {
-      try {
-        moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
-      } catch (e) {
-        // root no longer exists
-      }
-    });
+    observeRoots(mo, moreRoots);
     const events = ['transitionend', 'animationend', 'load', 'scroll', 'resize'];
     each(events, (t) => addListener(TOP_DOC, t, runNowAndNextFrame, true));
     addListener(TOP_WINDOW, 'resize', runNowAndNextFrame, true);
@@ -6148,15 +6148,7 @@
         changes++;
         arm();
       });
-      const roots = sliceArr(state.roots, 0, state.roots.length);
-      if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
-      each(roots, (root) => {
-        try {
-          moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
-        } catch (e) {
-          // a root that went away
-        }
-      });
+      observeRoots(mo);
       cap = B.setTimeout(() => finish(false), timeout);
       arm();
     });
