@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,9 @@ class Backend {
 
   // Waits until no network request has been in flight for `quiet`.
   virtual Status waitForNetworkIdle(Millis quiet, Deadline deadline) = 0;
+  // Whether requests of the active tab are in flight now; nullopt when the backend cannot see
+  // them (classic WebDriver has no network events).
+  virtual std::optional<bool> requestsInFlight() { return std::nullopt; }
   // Waits for the current document's load event.
   virtual Status waitForLoad(Deadline deadline) = 0;
   // Counts main-frame navigations of the active tab (new documents and same-document URL

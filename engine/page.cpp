@@ -201,6 +201,7 @@ Status Page::settle() {
   (*b)->waitForLoad(cap);
   (*b)->waitForNetworkIdle(env_.settle_quiet, cap);  // a busy page is not an error here
   Status loaded = (*b)->waitForLoad(cap);
+  settleComponents();
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result.
@@ -212,6 +213,30 @@ void Page::settleAnimations() {
   // Content animating in (a popup fading from opacity 0) is not visible until it ends: wait for
   // finite animations, briefly and event-driven in the page. Failure only means no wait.
   scanner_.waitAnimations(std::min<long long>(1000, deadline.remaining().count()));
+}
+
+void Page::settleComponents() {
+  // A brief look first: definitions already on their way arrive within a few frames. Modules
+  // still downloading show no progress the page can see: while requests are in flight, wait for
+  // the network to be quiet, then for the definitions it brought. Nothing loading and nothing in
+  // flight: the tags left are never defined (an Angular app's hosts, a tag used for styling) and
+  // cost no more waiting in this document. A backend blind to requests (classic WebDriver) waits
+  // on only while the look saw progress, and gives tags up only when an action waits for them.
+  Deadline cap = deadline.capped(Millis(3000));
+  auto first = scanner_.waitUpgrades(cap.remaining().count(), 30, 3, false);
+  if (first.settled) return;
+  auto b = backend();
+  std::optional<bool> in_flight = b ? (*b)->requestsInFlight() : std::nullopt;
+  if (!in_flight) {
+    if (first.progress) scanner_.waitUpgrades(cap.remaining().count(), 300, 10, false);
+    return;
+  }
+  if (!first.progress && !*in_flight) {
+    scanner_.waitUpgrades(cap.remaining().count(), 0, 0, true);
+    return;
+  }
+  (*b)->waitForNetworkIdle(Millis(100), cap);
+  scanner_.waitUpgrades(cap.remaining().count(), 300, 10, true);
 }
 
 void Page::waitForChange(Deadline until, Millis slice) {

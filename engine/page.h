@@ -90,6 +90,9 @@ class Page {
   BrowserState& state() { return state_; }
   Status settle();
   void settleAnimations();
+  // Web components still loading their definitions (an autoloader after load) have no behaviour
+  // yet: wait while they keep loading, briefly. Failure only means no wait.
+  void settleComponents();
   // Blocks until the page changes (DOM mutation, transition end, load, navigation) or `until`.
   // Slices of at most `slice` keep cancellation prompt.
   void waitForChange(Deadline until, Millis slice = Millis(1000));

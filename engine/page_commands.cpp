@@ -88,7 +88,10 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
     return errorResponse("goto", nav);
   }
   page.call.report(2, 3, "scanning");
-  if (nav) page.settleAnimations();
+  if (nav) {
+    page.settleComponents();
+    page.settleAnimations();
+  }
   auto scanned = page.scan();
   if (!scanned) return errorResponse("goto", scanned.status());
   ObserveFormat f;

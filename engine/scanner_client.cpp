@@ -208,6 +208,18 @@ void ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms) const {
   if (timeout_ms > 0) call({{"cmd", "wait_quiet"}, {"quiet", quiet_ms}, {"timeout", timeout_ms}});
 }
 
+ScannerClient::Upgrades ScannerClient::waitUpgrades(long long timeout_ms, long long patience_ms, int frames,
+                                                    bool final) const {
+  if (timeout_ms <= 0) return {};
+  auto r = call({{"cmd", "wait_upgrades"},
+                 {"timeout", timeout_ms},
+                 {"patience", patience_ms},
+                 {"frames", frames},
+                 {"final", final}});
+  if (!r) return {};
+  return {r->value("settled", true), r->value("progress", false)};
+}
+
 Result<json> ScannerClient::execute(const std::string& script, const json& args) const {
   auto r = call({{"cmd", "execute"}, {"script", script}, {"args", args}});
   if (!r) return r.status();

@@ -101,6 +101,15 @@ class ScannerClient {
   void waitAnimations(long long timeout_ms) const;
   // Until the DOM has been still for quiet_ms (at most timeout_ms); failures are ignored.
   void waitQuiet(long long quiet_ms, long long timeout_ms) const;
+  // Until the page's web components are defined, while definitions or loaded resources keep
+  // coming (no progress for patience_ms and `frames` checks ends it), at most timeout_ms.
+  // !settled: some still undefined (with `final`, the scanner stops waiting for those tags in
+  // this document); progress: a definition or a loaded resource came meanwhile. A failure: settled.
+  struct Upgrades {
+    bool settled = true;
+    bool progress = false;
+  };
+  Upgrades waitUpgrades(long long timeout_ms, long long patience_ms, int frames, bool final) const;
   Result<json> execute(const std::string& script, const json& args = json::array()) const;
 
  private:

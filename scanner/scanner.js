@@ -4599,6 +4599,10 @@
   // 13. Actionability and input events: scroll into view, visible, enabled, receives the pointer.
   // ===============================================================================================
   const SETTLE_FALLBACK_MS = 50; // when requestAnimationFrame does not fire (hidden tabs)
+  const UPGRADE_TIMEOUT_MS = 3000; // web components still loading: at most this long before acting
+  const UPGRADE_PATIENCE_MS = 300; // ... and this long without a definition or a loaded resource
+  const PATIENCE_FRAMES = 10; // ... over at least this many checks (a frame each)
+  const OWN_DEFINITION_MS = 1000; // the element acted on, undefined: at least this long
   const SMOOTH_SCROLL_LIMIT_MS = 2000;
 
   function fullyInside(box, vp) {
@@ -5003,26 +5007,88 @@
       scroll: param(cmd, 'scroll_into_view', true) !== false, offset: param(cmd, 'offset', null) };
   }
 
-  /**
-   * A web component not defined yet (its module still loading, as Shoelace's autoloader does
-   * after load) shows its text but has no behaviour: wait up to `ms` for its definition. A tag
-   * that is never defined (a custom tag used for styling) costs that wait once, then is acted on.
-   */
-  function untilDefined(el, ms) {
-    let pending = null;
-    for (let n = el, depth = 0; n && depth < 8; n = composedParent(n), depth++) {
-      if (strIndexOf(tagOf(n), '-') > 0 && !matches(n, ':defined')) {
-        pending = n;
-        break;
+  // Tags given up on in this document: never defined, waited for no more (untilUpgraded).
+  const neverDefined = new B.Set();
+
+  function undefinedElements(el) {
+    const out = [];
+    const roots = sliceArr(state.roots, 0, state.roots.length);
+    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
+    each(roots, (root) => {
+      try {
+        each(queryAll(root, ':not(:defined)'), (n) => {
+          if (!setHas(neverDefined, tagOf(n))) push(out, n);
+        });
+      } catch (e) {
+        // a root that went away
       }
+    });
+    const own = ownUndefined(el);
+    if (own && !includes(out, own)) push(out, own);
+    return out;
+  }
+
+  /** The undefined custom element `el` is or lies in (through shadow roots), not given up on. */
+  function ownUndefined(el) {
+    for (let n = el, depth = 0; n && depth < 8; n = composedParent(n), depth++) {
+      if (strIndexOf(tagOf(n), '-') > 0 && !matches(n, ':defined')) return setHas(neverDefined, tagOf(n)) ? null : n;
     }
-    if (!pending) return B.Promise.resolve(true);
-    // The registry is the page's own (an isolated world has none): watch the element's state,
-    // once per frame (a definition changes no DOM a mutation observer would see).
+    return null;
+  }
+
+  function uniqueTags(list) {
+    const out = [];
+    each(list, (n) => { if (!includes(out, tagOf(n))) push(out, tagOf(n)); });
+    return out;
+  }
+
+  function resourcesLoaded() {
+    try {
+      return G.performance.getEntriesByType('resource').length;
+    } catch (e) {
+      return 0;
+    }
+  }
+
+  /**
+   * Web components not defined yet (their modules still loading, as Shoelace's autoloader does
+   * after load) show their text but have no behaviour, and a button's handler may call a dialog
+   * that is not upgraded yet: a person waits for the page to finish. Waits while undefined custom
+   * elements remain (in the document, the scanned shadow roots, or around `el`) and the page makes
+   * progress: a definition, or a resource finishing loading. Ends after `patience` ms and at least
+   * `frames` checks without progress (a page busy compiling modules checks rarely), or
+   * `timeout` in all; the target itself (`el` or its host) undefined is waited for at least
+   * OWN_DEFINITION_MS. Then, if `final`, the tags still undefined count as never defined (a custom
+   * tag used for styling) and cost no wait again in this document.
+   */
+  function untilUpgraded(el, timeout, patience, frames, final) {
     const t0 = now();
+    let progressAt = t0;
+    let idleChecks = 0;
+    let progress = false;
+    let pending = undefinedElements(el);
+    let loaded = resourcesLoaded();
+    const done = (settled) => ({ settled, progress, pending: uniqueTags(pending), waited_ms: round(now() - t0) });
+    if (!pending.length) return B.Promise.resolve(done(true));
     const check = () => {
-      if (matches(pending, ':defined')) return true;
-      if (now() - t0 >= ms || !isConnected(pending)) return false;
+      const left = undefinedElements(el);
+      const nowLoaded = resourcesLoaded();
+      if (left.length < pending.length || nowLoaded !== loaded) {
+        progressAt = now();
+        idleChecks = 0;
+        progress = true;
+      } else {
+        idleChecks++;
+      }
+      pending = left;
+      loaded = nowLoaded;
+      if (!pending.length) return done(true);
+      const lull = now() - progressAt >= patience && idleChecks >= frames &&
+          (now() - t0 >= OWN_DEFINITION_MS || !ownUndefined(el));
+      if (lull || now() - t0 >= timeout) {
+        if (final) each(pending, (n) => setAdd(neverDefined, tagOf(n)));
+        return done(false);
+      }
       return settle().then(check);
     };
     return settle().then(check);
@@ -5036,7 +5102,7 @@
       throw fail('SCRIPT_ERROR', 'point check must be "click", "type" or "hover", got "' + check + '"');
     }
     const stable = param(cmd, 'stable', false) === true;
-    if (param(cmd, 'force', false) !== true) await untilDefined(item.el, 1000);
+    if (param(cmd, 'force', false) !== true) await untilUpgraded(item.el, UPGRADE_TIMEOUT_MS, UPGRADE_PATIENCE_MS, PATIENCE_FRAMES, true);
     let { pt } = ensureActionable(item, actionOptions(cmd, check));
     if (stable) {
       // Playwright's "stable": the same box in two consecutive animation frames, else a moving
@@ -6119,6 +6185,15 @@
     });
   }
 
+  // ----- wait_upgrades: until the web components on the page are defined (untilUpgraded) ------
+
+  function cmdWaitUpgrades(cmd) {
+    const timeout = mathMax(0, +param(cmd, 'timeout', UPGRADE_TIMEOUT_MS) || 0);
+    const patience = mathMax(0, +param(cmd, 'patience', UPGRADE_PATIENCE_MS) || 0);
+    const frames = mathMax(0, +param(cmd, 'frames', PATIENCE_FRAMES) || 0);
+    return untilUpgraded(null, timeout, patience, frames, param(cmd, 'final', true) !== false);
+  }
+
   // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
   // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
 
@@ -6244,7 +6319,7 @@
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
-        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
+        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
         'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text',
       ],
@@ -6277,6 +6352,7 @@
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
   COMMANDS.wait_quiet = cmdWaitQuiet;
+  COMMANDS.wait_upgrades = cmdWaitUpgrades;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;
 

@@ -132,6 +132,24 @@ test('a stable point waits for a web component that is not defined yet', async (
   assert.strictEqual(await t.evalTest(() => document.title), 'styled clicked');
 });
 
+test('an action waits while the page\'s web components keep being defined, then gives up on a tag never defined', async () => {
+  const t = await open('late_component.html');
+  const s = await ok(t, { cmd: 'scan' });
+  // late-a, late-b, late-c defined 200 ms apart: each definition is progress, so the wait lasts
+  // until the last one, and the plain button's handler finds late-c upgraded.
+  await t.evalTest(() => document.dispatchEvent(new CustomEvent('define-chain', { detail: 200 })));
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Open notes'), stable: true });
+  assert.strictEqual(await t.evalTest(() => document.querySelector('late-c').matches(':defined')), true,
+    'the point came after the last definition');
+  await t.click(p.x, p.y);
+  assert.strictEqual(await t.evalTest(() => document.title), 'notes open');
+  // Only never-defined tags are left (late-button and plain-tag): given up on after the lull, so
+  // the next wait reports nothing pending and takes no time.
+  const w = await ok(t, { cmd: 'wait_upgrades', timeout: 3000 });
+  assert.deepStrictEqual(w.pending, []);
+  assert.strictEqual(w.waited_ms, 0);
+});
+
 test('disabled, read-only, pointer-events:none and hover', async () => {
   const t = await open('playground.html');
   const s = await ok(t, { cmd: 'scan' });

@@ -136,6 +136,18 @@ describe('observation', () => {
 });
 
 describe('actions', () => {
+  it('goto waits for web components still loading their definitions; a tag never defined does not hold it up', async () => {
+    // x-dialog's definition arrives with a download that ends 1.5 s after load. Until then its
+    // field and buttons show as plain light DOM and "Rename project" cannot open it.
+    const first = await ok('goto', { url: `${site.base}/late-components.html` });
+    assert.match(first, /"Rename project"/);
+    assert.doesNotMatch(first, /"Save"|"Project name"/, 'the closed dialog is not listed:\n' + first);
+    await ok('click', { target: 'Rename project' });
+    await ok('type', { target: 'Project name', text: 'Apollo' });
+    await ok('click', { target: 'Save' });
+    assert.match(await pageText(), /Project Apollo/);
+  });
+
   it('click goes through trusted input (the page checks isTrusted)', async () => {
     await ok('goto', { url: `${site.base}/istrusted.html` });
     const r = await ok('click', { target: 'Confirm order' });

@@ -292,6 +292,12 @@ Status CdpPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
   }
 }
 
+std::optional<bool> CdpPage::requestsInFlight() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Target* t = activeTarget();
+  return t && (!t->inflight.empty() || t->loading);
+}
+
 // --- the scanner --------------------------------------------------------------------------
 
 Result<int> CdpPage::scannerWorld(const std::string& session, const std::string& frame_id,

@@ -47,6 +47,7 @@ class CdpPage final : public Backend {
   Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
   Result<std::string> screenshot(Deadline deadline) override;
   Status waitForNetworkIdle(Millis quiet, Deadline deadline) override;
+  std::optional<bool> requestsInFlight() override;
   Status waitForLoad(Deadline deadline) override;
   uint64_t navigationCount() override;
   Status waitForNavigation(uint64_t after, Deadline deadline) override;

@@ -113,10 +113,16 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
         const results = q.trim() ? [1, 2, 3, 4, 5].map((n) => `${q} — result ${n}`) : [];
         return json(res, 200, { query: q, results });
       }
-      // Answers after ?ms= milliseconds (at most 10 s), for pages that load late.
+      // Answers after ?ms= milliseconds (at most 10 s), for pages that load late; with
+      // &module=1 the answer is a JavaScript module (a component's code arriving late).
       if (req.method === 'GET' && url.pathname === '/api/slow') {
         const ms = Math.min(Math.max(Number(url.searchParams.get('ms')) || 0, 0), 10000);
-        const timer = setTimeout(() => json(res, 200, { ok: true, ms }), ms);
+        const module = url.searchParams.get('module') === '1';
+        const timer = setTimeout(() => {
+          if (!module) return json(res, 200, { ok: true, ms });
+          res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+          return res.end(`export const ms = ${ms};\n`);
+        }, ms);
         res.on('close', () => clearTimeout(timer));
         return undefined;
       }
