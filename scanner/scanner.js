@@ -403,6 +403,11 @@
     return v === null || v === undefined ? dflt : v;
   }
 
+  /** A non-negative number parameter (a count, a time in ms); anything else reads as 0. */
+  function countParam(cmd, key, dflt) {
+    return mathMax(0, +param(cmd, key, dflt) || 0);
+  }
+
   const ERROR_TAG = objectCreate(null);
 
   /** An expected failure: becomes {"ok":false,"code":code,"error":message}. */
@@ -5012,9 +5017,7 @@
 
   function undefinedElements(el) {
     const out = [];
-    const roots = sliceArr(state.roots, 0, state.roots.length);
-    if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
-    each(roots, (root) => {
+    each(watchedRoots(), (root) => {
       try {
         each(queryAll(root, ':not(:defined)'), (n) => {
           if (!setHas(neverDefined, tagOf(n))) push(out, n);
@@ -5338,7 +5341,7 @@
     }
     const text = str(cmd.text);
     const clear = param(cmd, 'clear', true) !== false;
-    const delay = mathMax(0, +param(cmd, 'delay', 0) || 0);
+    const delay = countParam(cmd, 'delay', 0);
     const el = item.el;
     ensureActionable(item, actionOptions(cmd, 'type'));
     focusForTyping(el, kind);
@@ -6035,7 +6038,7 @@
     if (!CONDITIONS[condition]) {
       throw fail('SCRIPT_ERROR', 'condition must be one of visible, hidden, exists, gone, enabled, disabled; got "' + condition + '"');
     }
-    const timeout = mathMax(0, +param(cmd, 'timeout', 30000) || 0);
+    const timeout = countParam(cmd, 'timeout', 30000);
     const w = waitProbe(cmd, condition);
     const t0 = now();
     if (w.probe().met) return { met: true, waited_ms: 0, condition };
@@ -6076,11 +6079,16 @@
    * Has `mo` watch every change under the top document, the shadow roots the last scan walked and
    * `moreRoots`.
    */
-  function observeRoots(mo, moreRoots) {
+  /** The top document, the shadow roots the last scan walked, and `moreRoots`. */
+  function watchedRoots(moreRoots) {
     const roots = sliceArr(state.roots, 0, state.roots.length);
     if (!includes(roots, TOP_DOC)) push(roots, TOP_DOC);
     each(moreRoots || [], (root) => { if (!includes(roots, root)) push(roots, root); });
-    each(roots, (root) => {
+    return roots;
+  }
+
+  function observeRoots(mo, moreRoots) {
+    each(watchedRoots(moreRoots), (root) => {
       try {
         moObserve(mo, root, { childList: true, subtree: true, attributes: true, characterData: true });
       } catch (e) {
@@ -6116,7 +6124,7 @@
 
   /** Resolves on the first DOM mutation, transition/animation end or load, or at `timeout` ms. */
   function cmdWaitChange(cmd) {
-    const timeout = mathMax(0, +param(cmd, 'timeout', 1000) || 0);
+    const timeout = countParam(cmd, 'timeout', 1000);
     const t0 = now();
     return new B.Promise((resolve) => {
       const stop = watchForChanges(() => {
@@ -6139,7 +6147,7 @@
   // (a popup fading in is not visible yet; infinite ones, like spinners, are not waited for)
 
   function cmdWaitAnimations(cmd) {
-    const timeout = mathMax(0, +param(cmd, 'timeout', 1000) || 0);
+    const timeout = countParam(cmd, 'timeout', 1000);
     const t0 = now();
     const running = () => {
       let list = [];
@@ -6188,9 +6196,9 @@
   // ----- wait_upgrades: until the web components on the page are defined (untilUpgraded) ------
 
   function cmdWaitUpgrades(cmd) {
-    const timeout = mathMax(0, +param(cmd, 'timeout', UPGRADE_TIMEOUT_MS) || 0);
-    const patience = mathMax(0, +param(cmd, 'patience', UPGRADE_PATIENCE_MS) || 0);
-    const frames = mathMax(0, +param(cmd, 'frames', PATIENCE_FRAMES) || 0);
+    const timeout = countParam(cmd, 'timeout', UPGRADE_TIMEOUT_MS);
+    const patience = countParam(cmd, 'patience', UPGRADE_PATIENCE_MS);
+    const frames = countParam(cmd, 'frames', PATIENCE_FRAMES);
     return untilUpgraded(null, timeout, patience, frames, param(cmd, 'final', true) !== false);
   }
 
@@ -6198,8 +6206,8 @@
   // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
 
   function cmdWaitQuiet(cmd) {
-    const quiet = mathMax(0, +param(cmd, 'quiet', 80) || 0);
-    const timeout = mathMax(0, +param(cmd, 'timeout', 600) || 0);
+    const quiet = countParam(cmd, 'quiet', 80);
+    const timeout = countParam(cmd, 'timeout', 600);
     const t0 = now();
     return new B.Promise((resolve) => {
       let done = false;

@@ -117,19 +117,28 @@ test('point returns top-level coordinates that native input can use', async () =
   assert.strictEqual(hit, 'wrapped', 'a wrapped inline link is hit on its first line box');
 });
 
+/**
+ * A stable point on the element named `text`, then a native click there; returns the page's title
+ * (these pages set it in their handlers). `defined`: a selector whose element must be defined
+ * when the point answers (the wait came before it).
+ */
+async function pointThenClick(t, s, text, defined) {
+  const p = await ok(t, { cmd: 'point', id: byText(s, text), stable: true });
+  if (defined) {
+    assert.strictEqual(await t.evalTest((sel) => document.querySelector(sel).matches(':defined'), defined), true,
+      `${defined} was defined when the point answered`);
+  }
+  await t.click(p.x, p.y);
+  return t.evalTest(() => document.title);
+}
+
 test('a stable point waits for a web component that is not defined yet', async () => {
   const t = await open('late_component.html');
   const s = await ok(t, { cmd: 'scan' });
   await t.evalTest(() => document.dispatchEvent(new CustomEvent('define-late', { detail: 300 })));
-  const p = await ok(t, { cmd: 'point', id: byText(s, 'Publish'), stable: true });
-  assert.strictEqual(await t.evalTest(() => document.getElementById('publish').matches(':defined')), true,
-    'the point came after the definition');
-  await t.click(p.x, p.y);
-  assert.strictEqual(await t.evalTest(() => document.title), 'published');
+  assert.strictEqual(await pointThenClick(t, s, 'Publish', '#publish'), 'published');
   // A custom tag that is never defined is acted on after the bounded wait.
-  const q = await ok(t, { cmd: 'point', id: byText(s, 'Styled'), stable: true });
-  await t.click(q.x, q.y);
-  assert.strictEqual(await t.evalTest(() => document.title), 'styled clicked');
+  assert.strictEqual(await pointThenClick(t, s, 'Styled'), 'styled clicked');
 });
 
 test('an action waits while the page\'s web components keep being defined, then gives up on a tag never defined', async () => {
@@ -138,11 +147,7 @@ test('an action waits while the page\'s web components keep being defined, then 
   // late-a, late-b, late-c defined 200 ms apart: each definition is progress, so the wait lasts
   // until the last one, and the plain button's handler finds late-c upgraded.
   await t.evalTest(() => document.dispatchEvent(new CustomEvent('define-chain', { detail: 200 })));
-  const p = await ok(t, { cmd: 'point', id: byText(s, 'Open notes'), stable: true });
-  assert.strictEqual(await t.evalTest(() => document.querySelector('late-c').matches(':defined')), true,
-    'the point came after the last definition');
-  await t.click(p.x, p.y);
-  assert.strictEqual(await t.evalTest(() => document.title), 'notes open');
+  assert.strictEqual(await pointThenClick(t, s, 'Open notes', 'late-c'), 'notes open');
   // Only never-defined tags are left (late-button and plain-tag): given up on after the lull, so
   // the next wait reports nothing pending and takes no time.
   const w = await ok(t, { cmd: 'wait_upgrades', timeout: 3000 });
