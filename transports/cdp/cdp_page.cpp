@@ -363,6 +363,11 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                           session, deadline);
     }
     if (!reply) {
+      // A frame's own session ends when the frame goes (a consent iframe removed by the click
+      // that answered it): the frame is gone, the browser is not.
+      if (!frame_id.empty() && reply.status().code() == codes::kConnectionError) {
+        return Status(codes::kElementStale, "the frame is gone (" + reply.status().message() + ")", "run observe again");
+      }
       if (reply.status().code() != "CONTEXT_LOST") return reply.status();
       // The document changed under us (navigation): forget the world. A command that had not
       // run yet, or is safe to repeat, runs again in the new document.
