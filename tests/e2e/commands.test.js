@@ -394,6 +394,25 @@ describe('what real sessions hit', () => {
   });
 });
 
+describe('frames that go away', () => {
+  it('a cross-origin iframe removed by the click on its own button is a gone frame, not a lost browser', async () => {
+    const other = await startCrossOriginServer({ reports: site.reports });
+    try {
+      const page = `${site.base}/corpus/consent/sourcepoint.html?xo=${other.base}`;
+      await ok('goto', { url: page });
+      const clicked = await ok('accept_cookies');
+      // The click answered the banner (its frame posted the choice, the page removed the frame),
+      // and the browser and its page are the same as before: no restart on about:blank.
+      assert.deepEqual(site.reports.filter((r) => r.event === 'consent').at(-1).data,
+        { necessary: true, analytics: true, marketing: true });
+      assert.ok(!/session lost|about:blank/.test(clicked), clicked);
+      assert.equal((await call('url')).structuredContent.url, page);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('run: several OIL lines in one call', () => {
   it('runs until the first error and returns each response', async () => {
     const r = await call('run', { script: `goto ${site.base}/login.html\ntype email a@b.c\nclick "Nope"\nurl` });
