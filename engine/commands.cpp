@@ -47,6 +47,20 @@ std::vector<CommandSpec> buildTable() {
                {"scan", "look"}, true, false, true, false});
   t.push_back({"text", "Page text", "observation", "Print the visible text of the page or an element.",
                "text [<target>]", {target(false)}, {"read"}, true, false, true, false});
+  // extract (issue 13): content as data; a target names the part of the page to read.
+  t.push_back({"extract", "Extract content", "observation",
+               "Read the page's content as data: text, links, tables, images, meta, forms, or a list of repeated items.",
+               "extract text|links|tables|images|meta|forms [within <target>] | extract list <target> "
+               "[--max <n>] [--offset <n>] [--table <n>]",
+               {P{"kind", T::kString, true, true, "what to read",
+                  {"text", "links", "tables", "images", "meta", "forms", "list"}},
+                P{"target", T::kTarget, false, true,
+                  "the part of the page to read (a heading reads its section); for list, one item or the list",
+                  {}, false, false, false, /*lead=*/"within"},
+                P{"max", T::kInteger, false, false, "items (table rows) to return"},
+                P{"offset", T::kInteger, false, false, "skip this many items (table rows): the next page"},
+                P{"table", T::kInteger, false, false, "only the n-th table (1-based)"}},
+               {"scrape"}, true, false, true, false});
   t.push_back({"title", "Page title", "observation", "Print the page title.", "title", {}, {}, true,
                false, true, false});
   t.push_back({"screenshot", "Screenshot", "observation", "Capture the viewport as a PNG image.",
@@ -98,6 +112,19 @@ std::vector<CommandSpec> buildTable() {
                "upload <target> <path> [<path> ...]",
                {target(), P{"path", T::kString, true, true, "file path(s), space-separated", {}, true}, autoWait()},
                {}, false, false, true, false});
+  // dismiss and submit (issue 13): one named thing, through the built-ins' ways of closing popups
+  // and choosing forms (dismiss_popups, submit_form).
+  t.push_back({"dismiss", "Dismiss", "action",
+               "Close one popup: the top one, one of a kind, or the one holding a target.",
+               "dismiss popup|modal|overlay|toast|banner|<target>",
+               {P{"target", T::kTarget, true, true, "popup, modal, overlay, toast, banner, or what the popup shows"},
+                P{"wait", T::kDuration, false, false, "for a popup that opens late (default 3s)"}},
+               {}, false, false, false, true});
+  t.push_back({"submit", "Submit", "action",
+               "Submit the form holding the target (a field, or its button), or the current form.",
+               "submit [<target>]",
+               {target(false), P{"wait", T::kDuration, false, false, "for the outcome (default 10s)"}},
+               {}, false, true, false, true});
   // --- tabs
   t.push_back({"tabs", "Tabs", "tabs", "List tabs; switch to, close or open one.",
                "tabs [list|switch <n>|close <n>|new [<url>]]",

@@ -31,10 +31,11 @@ struct ParamSpec {
   bool required = false;
   bool positional = false;  // OIL: given in order without --name
   std::string description;  // short; becomes the JSON Schema description
-  std::vector<std::string> choices;  // allowed values (enum), if any
+  std::vector<std::string> choices{};  // allowed values (enum), if any
   bool rest = false;        // positional string that takes all remaining words
   bool sensitive = false;   // never echoed or logged (intent-engine.md §13.1)
   bool secret_ref = false;  // accepts "secret:NAME", resolved from the secret store
+  std::string lead{};       // OIL: a word that may stand before this positional (extract links within …)
 };
 
 struct CommandSpec {

@@ -434,6 +434,10 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
     bool last = pi + 1 == positional.size();
     if (p.type == ParamType::kTarget) {
       if (cmd.target) continue;  // given as an option
+      if (!p.lead.empty() && rest[k].kind == Tok::kWord && lower(rest[k].text) == p.lead) {
+        if (k + 1 >= rest.size()) return syntaxError(rest[k].col, "'" + rest[k].text + "' needs a target after it", spec.usage);
+        ++k;
+      }
       auto target = parseTargetTokens(rest, k, last);
       if (!target) return target.status();
       cmd.target = *target;

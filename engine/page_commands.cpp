@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 
+#include "engine/extract.h"
 #include "engine/observation.h"
 #include "engine/waits.h"
 
@@ -181,6 +182,52 @@ Response cmdText(CommandEnv& env, const Command& c) {
   r.body = shown;
   r.data["text"] = *text;
   return r;
+}
+
+// extract (issue 13): the scanner reads; engine/extract.cpp formats. A target names the part
+// of the page: css/xpath and plain text go to the scanner as they are (text: the element showing
+// it), other targets are located first.
+Response cmdExtract(CommandEnv& env, const Command& c) {
+  Page& page = env.page;
+  std::string kind = c.args.value("kind", "");
+  json cmd = {{"cmd", "extract"}, {"kind", kind}};
+  std::string again = "extract " + kind;
+  for (const char* key : {"max", "table"}) {
+    if (!c.args.contains(key)) continue;
+    cmd[key] = c.args[key];
+    again += std::string(" --") + key + " " + c.args[key].dump();
+  }
+  if (c.args.contains("offset")) cmd["offset"] = c.args["offset"];
+  std::string frame;
+  if (c.target) {
+    const TargetSpec& t = *c.target;
+    again += (kind == "list" ? " " : " within ") + t.toString();
+    bool plain = !t.anchor && t.nth == 0 && !t.fallback && t.alternatives.empty();
+    using K = TargetSpec::Kind;
+    if (plain && t.kind == K::kCss) {
+      cmd["selector"] = t.value;
+    } else if (plain && t.kind == K::kXpath) {
+      cmd["xpath"] = t.value;
+    } else if (plain && (t.kind == K::kText || t.kind == K::kWord) && t.match != TextMatch::kRegex) {
+      cmd["text"] = t.value;
+    } else {
+      auto where = page.locate(t, page.deadline.capped(Millis(5000)));
+      if (!where) return errorResponse("extract", where.status());
+      cmd["id"] = where->res.element->scanner_id;
+      frame = where->res.element->frame;
+    }
+  } else if (kind == "list") {
+    return errorResponse("extract", Status(codes::kParameterMissing, "extract list needs a target: one item of the list, or the list itself",
+                                           "extract list \"First result title\"   or   extract list css(.results)"));
+  }
+  auto data = page.scanner().call(cmd, frame);
+  if (!data) return errorResponse("extract", data.status());
+  ExtractFormat f;
+  f.again = again;
+  if (auto b = page.backend(); b) {
+    if (auto url = (*b)->currentUrl(page.deadline); url) f.page_url = *url;
+  }
+  return extractResponse(*data, f);
 }
 
 Response cmdTitle(CommandEnv& env, const Command&) {
@@ -460,7 +507,7 @@ const std::map<std::string, PageCommandFn>& table() {
       {"screenshot", cmdScreenshot}, {"click", cmdClick}, {"type", cmdType},      {"clear", cmdElement},
       {"check", cmdElement},   {"uncheck", cmdElement},  {"hover", cmdElement},   {"focus", cmdElement},
       {"select", cmdElement},  {"press", cmdPress},      {"scroll", cmdScroll},   {"upload", cmdUpload},
-      {"tabs", cmdTabs},       {"wait", cmdWait},
+      {"tabs", cmdTabs},       {"wait", cmdWait},        {"extract", cmdExtract},
   };
   return kTable;
 }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -136,6 +137,7 @@ Response Session::dispatch(const Command& c, Page& page) {
   if (n == "undefine") return doUndefine(c);
   if (n == "config") return doConfig(c);
   if (n == "intent") return doIntent(c, page);
+  if (n == "dismiss" || n == "submit") return doDismissOrSubmit(c, page);
   if (auto entry = findIntent(n)) return runIntent(*this, c, page, *entry);
   return errorResponse(n, Status(codes::kUnknownCommand, "unknown command " + n,
                                  "see the command list: observe, click, type, goto ..."));
@@ -154,6 +156,36 @@ Response Session::doIntent(const Command& c, Page& page) {
   Status secrets = resolveSecrets(*inner, page);
   if (!secrets) return errorResponse(name, secrets);
   return runIntent(*this, *inner, page, *entry);
+}
+
+Response Session::doDismissOrSubmit(const Command& c, Page& page) {
+  bool dismiss = c.name == "dismiss";
+  const char* intent = dismiss ? "dismiss_popups" : "submit_form";
+  auto entry = findIntent(intent);
+  if (!entry) return errorResponse(c.name, Status(codes::kIntentNotFound, std::string(intent) + " is not loaded"));
+  Command inner;
+  inner.name = intent;
+  inner.source = c.source;
+  if (c.args.contains("wait")) inner.args["wait"] = std::to_string(c.args["wait"].get<long long>()) + "ms";
+  if (dismiss) {
+    inner.args["all"] = false;  // one thing, named
+    static const std::map<std::string, std::string> kKinds = {
+        {"popup", ""},  {"popups", ""}, {"modal", "modal"}, {"dialog", "modal"}, {"overlay", "overlay"},
+        {"toast", "toast"}, {"notification", "toast"}, {"banner", "banner"}, {"cookies", "banner"}};
+    const TargetSpec& t = *c.target;
+    auto kind = kKinds.find(t.value);
+    bool word = (t.kind == TargetSpec::Kind::kWord || t.kind == TargetSpec::Kind::kRole) && !t.anchor && t.nth == 0;
+    if (word && kind != kKinds.end()) {
+      if (!kind->second.empty()) inner.args["type"] = kind->second;
+    } else {
+      inner.args["target"] = t.toString();
+    }
+  } else if (c.target) {
+    inner.args["target"] = c.target->toString();
+  }
+  Response r = runIntent(*this, inner, page, *entry);
+  r.command = c.name;
+  return r;
 }
 
 std::vector<Response> Session::runScript(const std::string& script, const CallContext& context,

@@ -261,6 +261,17 @@
       formRequestSubmit: method(F, 'requestSubmit'), formSubmit: method(F, 'submit'),
       formCheckValidity: method(F, 'checkValidity'),
       iframeContentDocument: getter(IF, 'contentDocument'),
+      // Content (extract): URLs resolved by the browser, tables by their own structure.
+      anchorHref: getter(W.HTMLAnchorElement.prototype, 'href'),
+      areaHref: getter(W.HTMLAreaElement.prototype, 'href'),
+      imgSrc: getter(W.HTMLImageElement.prototype, 'currentSrc'),
+      formAction: getter(F, 'action'), formMethod: getter(F, 'method'),
+      tableRows: getter(W.HTMLTableElement.prototype, 'rows'),
+      tableHead: getter(W.HTMLTableElement.prototype, 'tHead'),
+      tableCaption: getter(W.HTMLTableElement.prototype, 'caption'),
+      rowCells: getter(W.HTMLTableRowElement.prototype, 'cells'),
+      cellColSpan: getter(W.HTMLTableCellElement.prototype, 'colSpan'),
+      cellRowSpan: getter(W.HTMLTableCellElement.prototype, 'rowSpan'),
       labelControl: getter(W.HTMLLabelElement.prototype, 'control'),
       // Events
       addListener: method(ET, 'addEventListener'), removeListener: method(ET, 'removeEventListener'),
@@ -1093,7 +1104,8 @@
     if (id) s += '#' + id;
     else {
       const cls = strTrim(collapse(attr(el, 'class')));
-      if (cls) s += '.' + join(sliceArr(strSplit(cls, ' '), 0, 2), '.');
+      const words = cls ? strSplit(cls, ' ') : [];
+      if (words.length) s += '.' + join(sliceArr(words, 0, mathMin(2, words.length)), '.');
     }
     const text = truncate(collapse(safeInnerText(el)), 40);
     return text ? s + ' "' + text + '"' : s;
@@ -5789,7 +5801,21 @@
       throw fail('SCRIPT_ERROR', 'match must be "exact", "contains" or "regex", got "' + mode + '"');
     }
     const max = mathMax(1, mathFloor(+param(cmd, 'max', FIND_TEXT_MAX)) || FIND_TEXT_MAX);
-    const test = textMatcher(str(raw), mode);
+    const ranked = textMatches(str(raw), mode);
+    const active = deepActiveElement(TOP_DOC);
+    const out = [];
+    for (let i = 0; i < ranked.length && out.length < max; i++) {
+      const m = ranked[i];
+      const target = actionableFor(m.el);
+      const r = register(target.el);
+      push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200) });
+    }
+    return { count: ranked.length, matches: out };
+  }
+
+  /** The elements showing `raw` as find_text matches them, best first: [{el, text}]. */
+  function textMatches(raw, mode) {
+    const test = textMatcher(raw, mode);
     const roots = deepRoots(TOP_DOC);
     each(roots, (root) => syncListeners(nodeType(root) === DOCUMENT_NODE ? root : null));
     const cache = newVisibilityCache();
@@ -5850,8 +5876,8 @@
       });
     });
     const smallest = filter(hits, (el) => find(hits, (o) => o !== el && composedContains(el, o)) === null);
-    const exactText = collapse(str(raw));
-    const ranked = sortBy(map(smallest, (el, i) => {
+    const exactText = collapse(raw);
+    return sortBy(map(smallest, (el, i) => {
       const text = mapGet(textOf, el);
       const vis = visibilityOf(el, cache, false);
       const r = vis.rect;
@@ -5861,15 +5887,6 @@
       const exact = text === exactText ? 0 : lc(text) === lc(exactText) ? 1 : 2;
       return { el, text, order: i, score: exact * 1e7 + mathMin(text.length, 9999) * 1e3 + (shown ? 0 : 500) + mathMin(i, 499) };
     }), (m) => m.score);
-    const active = deepActiveElement(TOP_DOC);
-    const out = [];
-    for (let i = 0; i < ranked.length && out.length < max; i++) {
-      const m = ranked[i];
-      const target = actionableFor(m.el);
-      const r = register(target.el);
-      push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200) });
-    }
-    return { count: ranked.length, matches: out };
   }
 
   /** The text find_text matches an element by: its inner text (shadow content included). */
@@ -6329,9 +6346,636 @@
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
-        'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text',
+        'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text', 'extract',
       ],
     };
+  }
+
+  // ===============================================================================================
+  // 14b. extract: the page's content as data (an addition to spec §3, scanner/README.md; issue 13).
+  //      Reads what a person sees (rendered elements, through open shadow roots and same-origin
+  //      frames, in composed document order) with the captured builtins, so a page that replaced
+  //      its own cannot change the answer.
+  // ===============================================================================================
+  const EXTRACT_KINDS = ['text', 'links', 'tables', 'images', 'meta', 'forms', 'list'];
+  // Items returned when no `max` is given (the engine passes its own).
+  const EXTRACT_MAX = { text: 200, links: 100, tables: 20, images: 50, meta: 100, forms: 10, list: 30 };
+  const EXTRACT_TABLES_MAX = 10; // tables returned whole (their rows paged) when none is chosen
+  const CELL_MAX = 200;          // characters of a table cell
+  const ITEM_TEXT_MAX = 300;     // characters of a list item's text
+  const LINE_MAX = 500;          // characters of a text line
+  const SECTIONING = { section: 1, article: 1, aside: 1, nav: 1, main: 1, form: 1, fieldset: 1,
+    dialog: 1, header: 1, footer: 1 };
+  const SECTION_ROLES = { region: 1, navigation: 1, complementary: 1, main: 1, dialog: 1, form: 1,
+    contentinfo: 1, banner: 1, tabpanel: 1, group: 1 };
+  const HOLDS = { links: 'a[href], area[href]', tables: 'table, [role=table], [role=grid], [role=treegrid]',
+    images: 'img, [role=img]', forms: 'form, input, select, textarea', list: '*', text: '*', meta: '*' };
+
+  function cmdExtract(cmd) {
+    const kind = str(param(cmd, 'kind', ''));
+    if (!includes(EXTRACT_KINDS, kind)) {
+      throw fail('SCRIPT_ERROR', 'extract needs "kind", one of ' + join(EXTRACT_KINDS, ', ') + '; got "' + kind + '"');
+    }
+    const offset = mathFloor(countParam(cmd, 'offset', 0));
+    const max = mathFloor(countParam(cmd, 'max', EXTRACT_MAX[kind]));
+    const anchor = extractAnchor(cmd);
+    if (kind === 'meta') return paged(kind, metaEntries(), offset, max, 'the document');
+    if (kind === 'list') {
+      if (!anchor) throw fail('ELEMENT_NOT_FOUND', 'extract list needs a target: an item of the list, or the list itself');
+      const items = listItemsOf(anchor);
+      if (!items) {
+        throw fail('ELEMENT_NOT_FOUND', 'no repeated items at ' + describe(anchor) +
+            '; give one item of the list (a result\'s title) or the element that holds the items');
+      }
+      const out = paged(kind, [], offset, max, boxName(parentElement(items[0]) || items[0]));
+      out.total = items.length;
+      out.items = map(sliceArr(items, mathMin(offset, items.length), mathMin(offset + max, items.length)), listItem);
+      return out;
+    }
+    const scope = anchor ? extractScope(anchor, kind) : [docBody(TOP_DOC) || docElement(TOP_DOC)];
+    if (!scope) {
+      throw fail('ELEMENT_NOT_FOUND', 'no ' + kind + ' in or around ' + describe(anchor) +
+          '; extract ' + kind + ' without a target reads the whole page');
+    }
+    const where = anchor ? describeScope(scope) : 'the page';
+    if (kind === 'tables') return extractTables(scope, cmd, offset, max, where);
+    const items = kind === 'links' ? linkEntries(scope) : kind === 'images' ? imageEntries(scope)
+        : kind === 'forms' ? formEntries(scope) : textLines(scope);
+    return paged(kind, items, offset, max, where);
+  }
+
+  function paged(kind, items, offset, max, where) {
+    const from = mathMin(offset, items.length);
+    return { kind, scope: where, total: items.length, offset: from,
+      items: sliceArr(items, from, mathMin(from + max, items.length)) };
+  }
+
+  /** The element the command names: an id of the map, a CSS selector, an XPath or shown text. */
+  function extractAnchor(cmd) {
+    if (hasOwn(cmd, 'id') && cmd.id !== null && cmd.id !== undefined) return lookup(cmd.id).el;
+    const selector = param(cmd, 'selector', null);
+    const xpath = param(cmd, 'xpath', null);
+    const text = param(cmd, 'text', null);
+    if (selector !== null || xpath !== null) {
+      const found = xpath !== null ? resolveXPathDeep(str(xpath)) : resolvePiercing(str(selector));
+      if (!found.length) {
+        throw fail('ELEMENT_NOT_FOUND', 'nothing matches ' + (xpath !== null ? 'xpath(' + xpath + ')' : 'css(' + selector + ')'));
+      }
+      return found[0];
+    }
+    if (text !== null) {
+      const m = textMatches(str(text), 'contains');
+      if (!m.length) throw fail('ELEMENT_NOT_FOUND', 'no visible text "' + text + '" on the page');
+      return m[0].el;
+    }
+    return null;
+  }
+
+  /** `ol.results`, `table#ledger`: an element by its tag and id or first class word. */
+  function boxName(el) {
+    const id = elId(el);
+    const cls = classTokens(el);
+    return tagOf(el) + (id ? '#' + id : cls.length ? '.' + cls[0] : '');
+  }
+
+  /** The part of the page read, for the answer: `aside "Related searches"`, `table#ledger`. */
+  function describeScope(nodes) {
+    const first = nodes[0];
+    if (nodes.length > 1) {
+      const before = previousElementSibling(first);
+      const h = before ? (headingRank(before) ? before : composedMatches([before], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0]) : null;
+      return h ? 'the section under "' + truncate(collapse(safeInnerText(h)), 60) + '"' : describe(first);
+    }
+    const s = boxName(first);
+    const h = headingRank(first) ? first : composedMatches([first], 'h1, h2, h3, h4, h5, h6, [role=heading], caption, legend', 1)[0];
+    return h ? s + ' "' + truncate(collapse(safeInnerText(h)), 60) + '"' : s;
+  }
+
+  /**
+   * Calls visit(el) for `root` (an element) and every element under it in composed order:
+   * open shadow roots and same-origin frames where they stand. visit returns true to go on.
+   */
+  function walkComposed(root, visit) {
+    let going = true;
+    const inner = (el) => {
+      const sr = shadowRoot(el);
+      if (sr) walkTree(sr);
+      const tag = localName(el);
+      if (going && (tag === 'iframe' || tag === 'frame')) {
+        const d = safeContentDocument(el);
+        if (d && docBody(d)) walkTree(docBody(d), true);
+      }
+    };
+    const walkTree = (top, withTop) => {
+      if (withTop) {
+        going = visit(top) && going;
+        if (!going) return;
+        inner(top);
+      }
+      const doc = nodeType(top) === DOCUMENT_NODE ? top : ownerDocument(top);
+      const walker = docCreateTreeWalker(doc, top, 1 /* SHOW_ELEMENT */);
+      for (let el = walker.nextNode(); el && going; el = walker.nextNode()) {
+        going = visit(el) && going;
+        if (going) inner(el);
+      }
+    };
+    walkTree(root, nodeType(root) === ELEMENT_NODE);
+  }
+
+  /** Elements under `nodes` (and the nodes themselves) matching `selector`, in composed order; `stopAt` first. */
+  function composedMatches(nodes, selector, stopAt) {
+    const out = [];
+    each(nodes, (n) => {
+      if (stopAt && out.length >= stopAt) return;
+      walkComposed(n, (el) => {
+        if (matches(el, selector)) push(out, el);
+        return !stopAt || out.length < stopAt;
+      });
+    });
+    return out;
+  }
+
+  const SHOWN_CHECK = { visibilityProperty: true };
+
+  /** Not hidden by display, visibility or opacity (itself or an ancestor). */
+  function rendered(el) {
+    return checkVisibility ? checkVisibility(el, VISIBILITY_CHECK) : visibilityOf(el, null, true).visible;
+  }
+
+  function headingRank(el) {
+    const tag = tagOf(el);
+    if (tag.length === 2 && tag[0] === 'h' && tag[1] >= '1' && tag[1] <= '6') return +tag[1];
+    if (lc(attr(el, 'role')) === 'heading') return +attr(el, 'aria-level') || 2;
+    return 0;
+  }
+
+  /**
+   * What the anchor stands for: the anchor when it holds what is asked for; under a heading, the
+   * heading's section; else the nearest ancestor that holds some. Null when nothing does.
+   */
+  function extractScope(anchor, kind) {
+    const selector = HOLDS[kind];
+    let heading = null;
+    for (let a = anchor, depth = 0; a && depth < 3 && !heading; a = composedParent(a), depth++) {
+      if (headingRank(a)) heading = a;
+    }
+    if (heading) {
+      const section = headingSection(heading);
+      if (section && (kind === 'text' || composedMatches(section, selector, 1).length)) return section;
+    }
+    if (kind === 'text' || composedMatches([anchor], selector, 1).length) return [anchor];
+    for (let a = composedParent(anchor); a; a = composedParent(a)) {
+      if (composedMatches([a], selector, 1).length) return [a];
+    }
+    return null;
+  }
+
+  /**
+   * A heading's section: the sectioning element it is the first heading of, else the siblings
+   * after it (or after the wrapper it sits alone in) up to the next heading of its rank or higher.
+   */
+  function headingSection(h) {
+    const rank = headingRank(h);
+    for (let a = composedParent(h), depth = 0; a && depth < 4; a = composedParent(a), depth++) {
+      if (SECTIONING[tagOf(a)] || SECTION_ROLES[lc(attr(a, 'role'))]) {
+        const first = composedMatches([a], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0];
+        if (first === h) return [a];
+        break;
+      }
+    }
+    let start = h;
+    while (parentElement(start) && children(parentElement(start)).length === 1 &&
+        tagOf(parentElement(start)) !== 'body') {
+      start = parentElement(start);
+    }
+    const endsIt = (el) => {
+      const r = headingRank(el);
+      if (r && r <= rank) return true;
+      return find(composedMatches([el], 'h1, h2, h3, h4, h5, h6, [role=heading]', 0), (x) => headingRank(x) <= rank) !== null;
+    };
+    const nodes = [];
+    for (let s = nextElementSibling(start); s && !endsIt(s); s = nextElementSibling(s)) push(nodes, s);
+    return nodes.length ? nodes : null;
+  }
+
+  function hrefOf(el) {
+    try {
+      return str(tagOf(el) === 'area' ? B.areaHref(el) : B.anchorHref(el));
+    } catch (e) {
+      return attr(el, 'href');
+    }
+  }
+
+  /** Visible links: {text, href}, each text and address once. */
+  function linkEntries(nodes) {
+    const cache = newVisibilityCache();
+    const seen = new B.Set();
+    const out = [];
+    each(composedMatches(nodes, HOLDS.links), (el) => {
+      if (!visibilityOf(el, cache, true).visible) return;
+      const href = hrefOf(el);
+      if (!href || reTest(/^javascript:/i, href)) return;
+      const text = truncate(contentText(el) || collapse(attr(el, 'aria-label') || attr(el, 'title')), TEXT_MAX * 2);
+      const key = text + '\n' + href;
+      if (setHas(seen, key)) return;
+      setAdd(seen, key);
+      push(out, { text, href });
+    });
+    return out;
+  }
+
+  /** Visible images of at least 8 by 8 pixels (no tracking pixels): {alt, src, width, height}. */
+  function imageEntries(nodes) {
+    const cache = newVisibilityCache();
+    const out = [];
+    each(composedMatches(nodes, HOLDS.images), (el) => {
+      const vis = visibilityOf(el, cache, false);
+      if (!vis.visible || vis.rect.width < 8 || vis.rect.height < 8) return;
+      const isImg = tagOf(el) === 'img';
+      let src = '';
+      try {
+        src = isImg ? str(B.imgSrc(el)) || attr(el, 'src') : '';
+      } catch (e) {
+        src = attr(el, 'src');
+      }
+      const alt = collapse(isImg ? attr(el, 'alt') || attr(el, 'title') : accessibleName(el, 'image'));
+      push(out, { alt, src, width: round(vis.rect.width), height: round(vis.rect.height) });
+    });
+    return out;
+  }
+
+  /** The document's title, language, canonical address and <meta> name/property/itemprop entries. */
+  function metaEntries() {
+    const out = [];
+    const title = collapse(docTitle(TOP_DOC));
+    if (title) push(out, { name: 'title', content: title });
+    const lang = attr(docElement(TOP_DOC), 'lang');
+    if (lang) push(out, { name: 'lang', content: lang });
+    each(queryAll(TOP_DOC, 'link[rel~=canonical][href]'), (l) => push(out, { name: 'canonical', content: attr(l, 'href') }));
+    each(queryAll(TOP_DOC, 'meta[content]'), (m) => {
+      const name = attr(m, 'name') || attr(m, 'property') || attr(m, 'itemprop');
+      if (name) push(out, { name, content: attr(m, 'content') });
+    });
+    return out;
+  }
+
+  /** The scope's text as a person reads it, one line per block, empty lines dropped. */
+  function textLines(nodes) {
+    const out = [];
+    each(nodes, (n) => {
+      if (!rendered(n)) return;
+      each(strSplit(composedText(n), '\n'), (line) => {
+        const t = collapse(line);
+        if (t) push(out, truncate(t, LINE_MAX));
+      });
+    });
+    return out;
+  }
+
+  /** Forms (and fields outside any form): {name, action, method, fields, buttons}. */
+  function formEntries(nodes) {
+    const cache = newVisibilityCache();
+    const groups = [];
+    const byForm = new B.Map();
+    const groupOf = (form) => {
+      let g = mapGet(byForm, form);
+      if (!g) {
+        g = { name: form ? formName(form) : '(outside any form)', action: '', method: '', fields: [], buttons: [] };
+        if (form) {
+          try {
+            g.action = str(B.formAction(form));
+            g.method = str(B.formMethod(form));
+          } catch (e) {
+            g.action = attr(form, 'action');
+          }
+        }
+        mapSet(byForm, form, g);
+        push(groups, g);
+      }
+      return g;
+    };
+    each(composedMatches(nodes, 'form'), (f) => { if (visibilityOf(f, cache, true).visible) groupOf(f); });
+    each(composedMatches(nodes, 'input, select, textarea, button'), (el) => {
+      const tag = tagOf(el);
+      const type = lc(attr(el, 'type'));
+      // Styled checkboxes and radios keep their native input transparent or clipped: rendered is enough.
+      const check = type === 'checkbox' || type === 'radio';
+      if (type === 'hidden') return;
+      if (check ? checkVisibility && !checkVisibility(el, SHOWN_CHECK) : !visibilityOf(el, cache, true).visible) return;
+      const form = closestForm(el);
+      const g = groupOf(form);
+      if (tag === 'button' || BUTTON_INPUTS[type]) {
+        const name = accessibleName(el, 'button');
+        if (name) push(g.buttons, truncate(name, TEXT_MAX));
+        return;
+      }
+      push(g.fields, fieldEntry(el, tag, type));
+    });
+    return filter(groups, (g) => g.fields.length || g.buttons.length);
+  }
+
+  function closestForm(el) {
+    const owner = attr(el, 'form');
+    if (owner) {
+      const byId = byIdInRoot(el, owner);
+      if (byId && tagOf(byId) === 'form') return byId;
+    }
+    for (let a = composedParent(el); a; a = composedParent(a)) if (tagOf(a) === 'form') return a;
+    return null;
+  }
+
+  function formName(form) {
+    const named = collapse(attr(form, 'aria-label')) || labelledByText(form);
+    if (named) return named;
+    const h = composedMatches([form], 'h1, h2, h3, h4, h5, h6, legend, [role=heading]', 1)[0];
+    if (h) return truncate(collapse(safeInnerText(h)), TEXT_MAX);
+    return attr(form, 'name') || attr(form, 'id') || '';
+  }
+
+  function fieldEntry(el, tag, type) {
+    const kind = tag === 'input' ? 'input' : tag;
+    const f = { label: truncate(accessibleName(el, kind), TEXT_MAX),
+      type: tag === 'input' ? 'input/' + (type || 'text') : tag, name: attr(el, 'name') || attr(el, 'id') };
+    if (hasAttribute(el, 'required') || attr(el, 'aria-required') === 'true') f.required = true;
+    if (type === 'checkbox' || type === 'radio') {
+      f.checked = !!inputChecked(el);
+      const v = attr(el, 'value');
+      if (v && v !== 'on') f.value = v;
+    } else if (tag === 'select') {
+      const chosen = [];
+      const options = [];
+      each(selectOptions(el), (o) => {
+        const t = collapse(optionText(o));
+        push(options, t);
+        if (optionSelected(o)) push(chosen, t);
+      });
+      f.value = join(chosen, ', ');
+      f.options = sliceArr(options, 0, mathMin(options.length, 50));
+    } else {
+      f.value = maskIfPassword(el, rawValue(el, tag, type === 'password' ? 'input' : tag) || '');
+    }
+    if (attr(el, 'placeholder')) f.placeholder = collapse(attr(el, 'placeholder'));
+    if (attr(el, 'autocomplete')) f.autocomplete = attr(el, 'autocomplete');
+    return f;
+  }
+
+  // ----- tables -----
+
+  /**
+   * Tables (<table>, ARIA table/grid) under the scope, layout tables left out (role
+   * presentation, or a table that holds another without header cells). Each: {index, name,
+   * columns, total_rows, offset, rows: [{column: cell}]}; rows `offset`..+`max` of each, or of
+   * the `table`-th only (1-based).
+   */
+  function extractTables(scope, cmd, offset, max, where) {
+    const all = filter(composedMatches(scope, HOLDS.tables), (t) => {
+      const role = lc(attr(t, 'role'));
+      if (role === 'presentation' || role === 'none') return false;
+      if (!rendered(t)) return false;
+      if (tagOf(t) === 'table' && firstOf(t, 'table') && !ownHeaderCell(t)) return false;
+      return true;
+    });
+    const pick = mathFloor(countParam(cmd, 'table', 0));
+    if (pick > all.length) {
+      throw fail('ELEMENT_NOT_FOUND', 'no table ' + pick + ' in ' + where + ': it has ' + all.length);
+    }
+    const chosen = pick ? [all[pick - 1]] : sliceArr(all, 0, mathMin(all.length, EXTRACT_TABLES_MAX));
+    const tables = map(chosen, (t, i) => {
+      const grid = tagOf(t) === 'table' ? htmlTableGrid(t) : ariaTableGrid(t);
+      const from = mathMin(offset, grid.rows.length);
+      const rows = map(sliceArr(grid.rows, from, mathMin(from + max, grid.rows.length)), (r) => {
+        const o = objectCreate(null);
+        each(grid.columns, (c, j) => { o[c] = cellText(r[j]); });
+        return o;
+      });
+      return { index: pick ? pick : i + 1, name: tableName(t), columns: grid.columns,
+        total_rows: grid.rows.length, offset: from, rows };
+    });
+    return { kind: 'tables', scope: where, total: all.length, offset, tables };
+  }
+
+  /** True when one of the table's own rows (not a nested table's) has a <th>. */
+  function ownHeaderCell(t) {
+    const rowsEl = B.tableRows(t);
+    for (let i = 0; i < rowsEl.length; i++) {
+      if (find(B.rowCells(rowsEl[i]), (c) => tagOf(c) === 'th')) return true;
+    }
+    return false;
+  }
+
+  function tableName(t) {
+    const named = collapse(attr(t, 'aria-label')) || labelledByText(t);
+    if (named) return truncate(named, TEXT_MAX);
+    const cap = tagOf(t) === 'table' ? B.tableCaption(t) : null;
+    return cap ? truncate(collapse(safeInnerText(cap)), TEXT_MAX) : '';
+  }
+
+  function cellText(cell) {
+    if (!cell) return '';
+    // A select's text is every option: the cell shows the chosen one.
+    const select = firstOf(cell, 'select');
+    if (select) return truncate(collapse(optionText(selectOptions(select)[selectSelectedIndex(select)] || select)), CELL_MAX);
+    let t = collapse(safeInnerText(cell));
+    if (!t) {
+      const field = firstOf(cell, 'input:not([type=hidden]), textarea');
+      if (field) {
+        const tag = tagOf(field);
+        const type = lc(attr(field, 'type'));
+        t = type === 'checkbox' || type === 'radio' ? (inputChecked(field) ? 'checked' : 'unchecked')
+            : collapse(maskIfPassword(field, rawValue(field, tag, tag)));
+      }
+    }
+    if (!t) t = contentText(cell);
+    return truncate(t, CELL_MAX);
+  }
+
+  /** Header names made unique and never empty ("column 3"), in order. */
+  function columnNames(texts, width) {
+    const out = [];
+    const used = new B.Set();
+    for (let i = 0; i < width; i++) {
+      let name = truncate(texts[i] || '', TEXT_MAX);
+      if (!name) name = 'column ' + (i + 1);
+      let unique = name;
+      for (let n = 2; setHas(used, unique); n++) unique = name + ' ' + n;
+      setAdd(used, unique);
+      push(out, unique);
+    }
+    return out;
+  }
+
+  /**
+   * An HTML table as columns and rows of cell elements (a spanned cell fills every slot it
+   * covers, its text in the first). Header: the last row of <thead>, else a first row of <th>
+   * only. Hidden rows (filtered out by the page) are left out.
+   */
+  function htmlTableGrid(t) {
+    const rowsEl = B.tableRows(t);
+    const head = B.tableHead(t);
+    const grid = [];
+    const carry = []; // column -> {cell, left}: a rowspan still running
+    let headRows = 0;
+    for (let i = 0; i < rowsEl.length; i++) {
+      const tr = rowsEl[i];
+      const cells = B.rowCells(tr);
+      const slots = [];
+      let col = 0;
+      const fillCarry = () => {
+        while (carry[col] && carry[col].left > 0) {
+          slots[col] = carry[col].cell;
+          carry[col].left--;
+          col++;
+        }
+      };
+      for (let c = 0; c < cells.length; c++) {
+        fillCarry();
+        const cell = cells[c];
+        const span = mathMax(1, mathMin(1000, B.cellColSpan(cell) || 1));
+        const down = mathMax(1, mathMin(65534, B.cellRowSpan(cell) || 1));
+        for (let k = 0; k < span; k++) {
+          slots[col + k] = cell;
+          carry[col + k] = down > 1 ? { cell, left: down - 1 } : null;
+        }
+        col += span;
+      }
+      fillCarry();
+      // Header rows: those of <thead>, else a first row of <th> only.
+      const isHead = head ? nodeContains(head, tr)
+          : grid.length === headRows && headRows === 0 && cells.length > 0 && !find(cells, (c) => tagOf(c) !== 'th');
+      if (isHead) headRows = grid.length + 1;
+      push(grid, { tr, slots, head: isHead });
+    }
+    let width = 0;
+    each(grid, (g) => { width = mathMax(width, g.slots.length); });
+    // A column's name: its header cells top to bottom ("Session Morning" under a spanning "Session").
+    const names = [];
+    for (let c = 0; c < width; c++) {
+      const parts = [];
+      let last = null;
+      each(grid, (g) => {
+        const cell = g.head ? g.slots[c] : null;
+        if (!cell || cell === last) return;
+        last = cell;
+        const text = collapse(safeInnerText(cell)) || contentText(cell);
+        if (text && !includes(parts, text)) push(parts, text);
+      });
+      push(names, join(parts, ' '));
+    }
+    const columns = columnNames(names, width);
+    const rows = [];
+    each(grid, (g) => {
+      if (g.head || !rendered(g.tr)) return;
+      push(rows, g.slots);
+    });
+    return { columns, rows };
+  }
+
+  /** An ARIA table or grid (role=row, columnheader, cell/gridcell/rowheader). */
+  function ariaTableGrid(t) {
+    const rowEls = filter(composedMatches([t], '[role=row]'), (r) => rendered(r));
+    const cellsOf = (r) => filter(composedMatches([r], '[role=cell], [role=gridcell], [role=columnheader], [role=rowheader]'),
+        (c) => c !== r);
+    let header = [];
+    const rows = [];
+    let width = 0;
+    each(rowEls, (r) => {
+      const cells = cellsOf(r);
+      width = mathMax(width, cells.length);
+      const isHead = cells.length && !find(cells, (c) => lc(attr(c, 'role')) !== 'columnheader');
+      if (isHead && !header.length) header = cells;
+      else if (!isHead) push(rows, cells);
+    });
+    return { columns: columnNames(map(header, (c) => collapse(safeInnerText(c)) || contentText(c)), width), rows };
+  }
+
+  // ----- list: repeated items -----
+
+  function classTokens(el) {
+    const out = [];
+    each(strSplit(collapse(attr(el, 'class')), ' '), (t) => {
+      if (t && !reTest(/\d|^(active|selected|current|odd|even|first|last|hover|focus|open|show)$/i, t)) push(out, t);
+    });
+    return out;
+  }
+
+  /** Two elements built the same way: tag, role, and at least half their class words. */
+  function alike(a, b) {
+    if (tagOf(a) !== tagOf(b)) return false;
+    const ra = attr(a, 'role');
+    const rb = attr(b, 'role');
+    if (ra && rb && ra !== rb) return false;
+    const ca = classTokens(a);
+    const cb = classTokens(b);
+    if (!ca.length && !cb.length) return true;
+    let common = 0;
+    each(ca, (t) => { if (includes(cb, t)) common++; });
+    return common * 2 >= mathMax(ca.length, cb.length);
+  }
+
+  function childElements(node) {
+    const sr = nodeType(node) === ELEMENT_NODE ? shadowRoot(node) : null;
+    const kids = nodeType(node) === ELEMENT_NODE ? children(node) : B.fragChildren(node);
+    const out = [];
+    each(kids, (k) => { if (tagOf(k) !== 'script' && tagOf(k) !== 'template' && rendered(k)) push(out, k); });
+    if (!out.length && sr) return childElements(sr);
+    return out;
+  }
+
+  /** The largest group of alike children of `node` when it is most of them (two at least), else null. */
+  function alikeChildren(node) {
+    const kids = childElements(node);
+    if (kids.length < 2) return null;
+    let best = null;
+    each(kids, (k) => {
+      if (best && includes(best, k)) return;
+      const group = filter(kids, (o) => alike(o, k));
+      if (!best || group.length > best.length) best = group;
+    });
+    return best.length >= 2 && best.length * 2 >= kids.length ? best : null;
+  }
+
+  /**
+   * The repeated items the anchor belongs to: the anchor's own alike children (the anchor is the
+   * list); else the nearest ancestor with alike siblings (the anchor is in an item); else a list
+   * just after the anchor (a heading or a label above the list).
+   */
+  function listItemsOf(anchor) {
+    const own = alikeChildren(anchor);
+    if (own) return own;
+    for (let a = anchor; a && tagOf(a) !== 'body'; a = composedParent(a)) {
+      const p = parentNode(a);
+      if (!p) break;
+      const sibs = filter(childElements(p), (s) => alike(s, a));
+      if (sibs.length >= 2) return sibs;
+    }
+    for (let a = anchor, depth = 0; a && depth < 3 && tagOf(a) !== 'body'; a = composedParent(a), depth++) {
+      for (let s = nextElementSibling(a), n = 0; s && n < 3; s = nextElementSibling(s), n++) {
+        const group = alikeChildren(s);
+        if (group) return group;
+      }
+    }
+    return null;
+  }
+
+  /** One item: {title, href, text, image}: its heading (else its first link or line), where it leads. */
+  function listItem(el) {
+    const heading = composedMatches([el], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0] || null;
+    const links = filter(composedMatches([el], 'a[href]'), (a) => rendered(a));
+    const headingLink = heading ? find(links, (a) => composedContains(heading, a) || composedContains(a, heading)) : null;
+    const link = headingLink || links[0] || (tagOf(el) === 'a' ? el : null);
+    const lines = textLines([el]);
+    const title = truncate(heading ? collapse(safeInnerText(heading)) : link ? contentText(link) : lines[0] || '', TEXT_MAX * 2);
+    const out = { title, text: truncate(join(lines, ' \u00b7 '), ITEM_TEXT_MAX) };
+    if (link) out.href = hrefOf(link);
+    const img = composedMatches([el], 'img', 1)[0];
+    if (img) {
+      try {
+        out.image = str(B.imgSrc(img)) || attr(img, 'src');
+      } catch (e) {
+        out.image = attr(img, 'src');
+      }
+    }
+    return out;
   }
 
   // ===============================================================================================
@@ -6356,6 +7000,7 @@
   COMMANDS.query = (cmd) => withScanMemo(() => cmdQuery(cmd));
   COMMANDS.get_selector = cmdGetSelector;
   COMMANDS.find_text = (cmd) => withScanMemo(() => cmdFindText(cmd));
+  COMMANDS.extract = (cmd) => withScanMemo(() => cmdExtract(cmd));
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;

@@ -4,6 +4,8 @@
 // that open when the first one closes are covered.
 #include "engine/builtins/common.h"
 
+#include <algorithm>
+
 #include "engine/observation.h"
 
 namespace lscope {
@@ -21,13 +23,14 @@ const std::vector<std::pair<const char*, const char*>>& kinds() {
 
 // The popup to close first: by kind (a modal before a toast), skipping those whose close control
 // another popup covers while any other is up. `skip` holds containers.
+// `only`: when not empty, the popup with that container (dismiss <target>).
 const Pattern* topPopup(const PageScan& p, const std::string& type, std::string& kind,
-                        const std::set<std::string>& skip = {}) {
+                        const std::set<std::string>& skip = {}, const std::string& only = "") {
   const Pattern* fallback = nullptr;
   for (const auto& [name, k] : kinds()) {
     if (!type.empty() && type != k) continue;
     for (const auto& pat : p.patterns) {
-      if (pat.name != name) continue;
+      if (pat.name != name || (!only.empty() && pat.container != only)) continue;
       if (skip.count(pat.container)) {
         if (!fallback) fallback = &pat;
         continue;
@@ -72,22 +75,105 @@ const Element* declineInside(IntentRun& run, const Pattern& popup) {
   return nullptr;
 }
 
+// What `dismiss <target>` names: the target, and the container of the popup holding it (the
+// innermost when popups nest; empty when no popup pattern holds it).
+struct Named {
+  Element element;
+  std::string container;
+};
+
+Result<Named> popupHolding(IntentRun& run, const std::string& target) {
+  auto spec = parseTarget(target);
+  if (!spec) return spec.status();
+  // It may open a moment after the others: waited for as an action waits for its target.
+  auto located = run.page.locate(*spec, run.deadline.capped(Millis(5000)));
+  if (!located) return located.status();
+  PageScan& scan = located->page;
+  Named out{*located->res.element, ""};
+  size_t smallest = 0;
+  for (const auto& pat : scan.patterns) {
+    bool popup = false;
+    for (const auto& [name, k] : kinds()) popup = popup || pat.name == name;
+    if (!popup || pat.container.empty()) continue;
+    auto inside = run.page.hooks(scan).select(":is(" + pat.container + "), :is(" + pat.container + ") *", false);
+    if (!inside || std::find(inside->begin(), inside->end(), out.element.id) == inside->end()) continue;
+    if (out.container.empty() || inside->size() < smallest) {
+      out.container = pat.container;
+      smallest = inside->size();
+    }
+  }
+  return out;
+}
+
+// A popup no pattern describes (a second toast of a stack): the close control nearest the
+// target, within a toast's reach of it, as a person looks for the × beside the text.
+const Element* closeBeside(const PageScan& p, const Element& target) {
+  const Element* best = nullptr;
+  double best_gap = 200;  // px between the boxes
+  for (const auto& e : p.elements) {
+    if (!e.visible || e.id == target.id || !isDecline(e)) continue;
+    double gap = std::max(e.rect.gapX(target.rect), e.rect.gapY(target.rect));
+    if (gap < best_gap) {
+      best = &e;
+      best_gap = gap;
+    }
+  }
+  return best;
+}
+
+// dismiss <target> where no popup pattern holds it: its nearest close control, verified by the
+// target going away.
+Status dismissBeside(IntentRun& run, const Element& target) {
+  const Element* close = closeBeside(run.scan, target);
+  if (!close) {
+    return Status(codes::kTargetNotFound, "no popup holds " + logLabel(target) + " and no close control is beside it",
+                  "observe lists the popups under # patterns; or click the control that closes it");
+  }
+  auto c = run.act(*close, [&](const Element& e) { return run.page.click(e); }, 3000);
+  if (!c) return c.status();
+  run.log("click " + logLabel(c->element) + c->detail);
+  run.page.settle();
+  std::string key = target.key;
+  Status gone = run.waitFor([&]() -> Result<bool> {
+    for (const auto& e : run.scan.elements) {
+      if (e.key == key && e.visible) return false;
+    }
+    return true;
+  }, 1500);
+  if (!gone) {
+    if (gone.code() != codes::kTimeout) return gone;
+    return Status(codes::kVerificationFailed, logLabel(target) + " is still shown after " + logLabel(c->element),
+                  "observe it and click the control that closes it");
+  }
+  run.add("dismissed", "[1] " + quote(target.text) + " → clicked " + quote(c->element.text.empty() ? "close" : c->element.text));
+  return Status::ok();
+}
+
 Status run(IntentRun& run) {
   std::string type = run.vars.value("type", "");
   bool all = run.vars.value("all", true);
   long long wait_ms = durationArg(run.vars.value("wait", json("3s")), 3000);
+  std::string target = run.vars.value("target", "");
   Page& page = run.page;
   std::string kind;
+  std::string only;  // dismiss <target>: the popup holding it
   auto anyPopup = [&](const PageScan& p) {
     std::string k;
-    return topPopup(p, type, k) != nullptr;
+    return topPopup(p, type, k, {}, only) != nullptr;
   };
   waitForPattern(run, anyPopup, wait_ms, "popup");
+  if (!target.empty()) {
+    auto named = popupHolding(run, target);
+    if (!named) return named.status();
+    LSCOPE_RETURN_IF_ERROR(run.rescan());
+    if (named->container.empty()) return dismissBeside(run, named->element);
+    only = named->container;
+  }
   int dismissed = 0;
   int misses = 0;  // tries in a row that left the same popup up (animations swallow clicks)
   std::set<std::string> covered;  // popups whose close control another popup covers
   for (int round = 1; round <= 5; ++round) {  // §4.4: until none remain, at most 5 rounds
-    const Pattern* popup = topPopup(run.scan, type, kind, covered);
+    const Pattern* popup = topPopup(run.scan, type, kind, covered, only);
     if (!popup) break;
     std::string title = popup->texts.count("title") ? popup->texts.at("title")
                         : popup->texts.count("text") ? popup->texts.at("text") : "";
@@ -140,7 +226,7 @@ Status run(IntentRun& run) {
     if (!anyPopup(run.scan)) run.waitFor([&]() -> Result<bool> { return anyPopup(run.scan); }, 800);
   }
   std::string left_kind;
-  const Pattern* left = topPopup(run.scan, type, left_kind);
+  const Pattern* left = topPopup(run.scan, type, left_kind, {}, only);
   if (dismissed == 0 && !left) {
     run.result.push_back("No popups detected.");
     run.no_changes = true;
@@ -166,7 +252,8 @@ BuiltinIntent dismissPopupsIntent() {
   return {define("dismiss_popups", "Close modals, overlays, toasts and banners until none remain.",
                  {param("all", "boolean", false, true, "not just the top one"),
                   param("type", "string", false, nullptr, "", false, {"modal", "overlay", "toast", "banner"}),
-                  param("wait", "string", false, "3s", "for a popup that opens late")}),
+                  param("wait", "string", false, "3s", "for a popup that opens late"),
+                  param("target", "string", false, nullptr, "only the popup holding this")}),
           run, ready};
 }
 

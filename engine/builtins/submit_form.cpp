@@ -5,6 +5,7 @@
 #include "engine/builtins/common.h"
 
 #include <map>
+#include <optional>
 
 #include "engine/observation.h"
 #include "engine/resolver.h"
@@ -28,8 +29,25 @@ Status run(IntentRun& run) {
     why = "the " + pattern;
   }
   FormChoice form;
+  std::optional<int> through;  // the field to submit the form through when it has no button
+  if (std::string target = run.vars.value("target", ""); !submit && !target.empty()) {
+    // submit <target>: the target's own form (its button, when the target is one).
+    auto spec = parseTarget(target);
+    if (!spec) return spec.status();
+    auto res = page.resolve(*spec, run.scan);
+    if (!res) return res.status();
+    const Element& el = *res->element;
+    if (el.role == "submit" || isSubmitButton(el)) submit = &el;
+    form = {formGroupOf(el), "the form holding " + logLabel(el)};
+    if (el.form.empty() && !submit) {
+      return Status(codes::kTargetNotFound, logLabel(el) + " is in no form",
+                    "submit a field of the form, or click its button");
+    }
+    if (isField(el)) through = el.scanner_id;
+    why = form.why;
+  }
   if (!submit) {
-    form = chooseFormToSubmit(run.scan, page.state().typed, page.state().last_document);
+    if (form.group.empty()) form = chooseFormToSubmit(run.scan, page.state().typed, page.state().last_document);
     why = form.why;
     if (!form.group.empty()) {
       // Its submit button: an enabled one first.
@@ -51,10 +69,10 @@ Status run(IntentRun& run) {
   } else {
     // No button: ask the form itself (requestSubmit runs validation like a click would), through
     // the field last typed into when there is one.
-    std::optional<int> field;
+    std::optional<int> field = through;
     const auto& typed = page.state().typed;
     for (const auto& e : p.elements) {
-      if (!typed.key.empty() && e.key == typed.key) field = e.scanner_id;
+      if (!field && !typed.key.empty() && e.key == typed.key) field = e.scanner_id;
     }
     Status s = page.scanner().submit(field);
     if (!s) {
@@ -186,7 +204,8 @@ FormChoice chooseFormToSubmit(const PageScan& p, const BrowserState::Typed& type
 BuiltinIntent submitFormIntent() {
   return {define("submit_form", "Submit the form last filled (or the main one) and report the outcome.",
                  {param("pattern", "string", false, nullptr, ""),
-                  param("wait", "string", false, "10s", "")}),
+                  param("wait", "string", false, "10s", ""),
+                  param("target", "string", false, nullptr, "a field or button of the form to submit")}),
           run, ready};
 }
 

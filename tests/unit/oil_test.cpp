@@ -204,3 +204,29 @@ TEST_CASE("MCP arguments go through the same rules") {
   REQUIRE_FALSE(choice.ok());
   CHECK(choice.status().message().find("one of load") != std::string::npos);
 }
+
+TEST_CASE("extract: a kind, then the part of the page, with or without 'within'") {
+  Command links = parseOk("extract links");
+  CHECK(links.name == "extract");
+  CHECK(links.args["kind"] == "links");
+  CHECK_FALSE(links.target);
+  Command within = parseOk("extract links within css(nav.footer)");
+  REQUIRE(within.target);
+  CHECK(within.target->kind == Kind::kCss);
+  CHECK(within.target->value == "nav.footer");
+  Command bare = parseOk("extract tables \"Quarterly sales\" --max 5 --offset 10 --table 2");
+  REQUIRE(bare.target);
+  CHECK(bare.target->value == "Quarterly sales");
+  CHECK(bare.args["max"] == 5);
+  CHECK(bare.args["offset"] == 10);
+  CHECK(bare.args["table"] == 2);
+  Command list = parseOk("extract list \"First result\"");
+  CHECK(list.args["kind"] == "list");
+  CHECK(list.target->value == "First result");
+  // "within" is a lead word only where a target follows; a text "within" stays text.
+  CHECK(parseOk("extract text within \"within\"").target->value == "within");
+  auto dangling = parseErr("extract links within");
+  CHECK(dangling.message().find("needs a target") != std::string::npos);
+  auto kind = parseErr("extract pictures");
+  CHECK(kind.hint().find("extract text|links|tables") != std::string::npos);
+}
