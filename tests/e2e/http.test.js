@@ -127,6 +127,7 @@ describe('Streamable HTTP with the official client', () => {
         login: { username: 'a@b.c', password: 'x', no_submit: true }, logout: { wait: '200ms' },
         search: { query: 'x', wait: '200ms' }, accept_cookies: { wait: '100ms' }, dismiss_popups: {},
         fill_form: { data: { first_name: 'Ada' } }, submit_form: { wait: '500ms' }, scroll_to: { target: 'Email' },
+        extract: { kind: 'links' }, dismiss: { target: 'popup', wait: '100ms' }, submit: { wait: '500ms' },
       };
       // Shipped YAML intents take their defaults; a failure still answers with the envelope.
       for (const t of tools) {
