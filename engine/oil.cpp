@@ -131,7 +131,17 @@ Result<std::vector<Token>> tokenize(const std::string& s) {
       out.push_back({css ? Tok::kCss : Tok::kXpath, inner, start + 1, s.substr(start, i - start)});
       continue;
     }
-    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) {
+      // key="a value with spaces": the quoted value stays in the word (pairs, --option="x y").
+      if ((s[i] == '"' || s[i] == '\'') && i > start && s[i - 1] == '=') {
+        size_t close = s.find(s[i], i + 1);
+        if (close != std::string::npos) {
+          i = close + 1;
+          continue;
+        }
+      }
+      ++i;
+    }
     std::string word = s.substr(start, i - start);
     if (word.size() > 2 && word[0] == '-' && word[1] == '-') {
       out.push_back({Tok::kOption, word.substr(2), start + 1, word});
@@ -365,6 +375,8 @@ bool readPairs(const std::vector<Token>& toks, size_t& i, json& out) {
     if (val.empty() && k < toks.size() && toks[k].kind == Tok::kQuoted) {
       val = toks[k].text;
       ++k;
+    } else if (val.size() >= 2 && (val[0] == '"' || val[0] == '\'') && val.back() == val[0]) {
+      val = val.substr(1, val.size() - 2);  // name="John" is one word token: its quotes are not the value
     }
     obj[key] = val;
   }
@@ -396,6 +408,9 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
       value = name.substr(eq + 1);
       name = name.substr(0, eq);
       has_value = true;
+      if (value.size() >= 2 && (value[0] == '"' || value[0] == '\'') && value.back() == value[0]) {
+        value = value.substr(1, value.size() - 2);  // --near="Sign in page"
+      }
     }
     name = normalizeOption(name);
     const ParamSpec* p = spec.param(name);

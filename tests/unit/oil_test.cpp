@@ -230,3 +230,15 @@ TEST_CASE("extract: a kind, then the part of the page, with or without 'within'"
   auto kind = parseErr("extract pictures");
   CHECK(kind.hint().find("extract text|links|tables") != std::string::npos);
 }
+
+TEST_CASE("key=value pairs: quotes around a value are not part of it") {
+  Command c = parseOk("intent fill_form name=\"John Smith\" email='j@x.com' city=Paris");
+  CHECK(c.args["params"]["name"] == "John Smith");
+  CHECK(c.args["params"]["email"] == "j@x.com");
+  CHECK(c.args["params"]["city"] == "Paris");
+}
+
+TEST_CASE("--option=\"a value with spaces\"") {
+  CHECK(parseOk("observe --near=\"Sign in page\"").args["near"] == "Sign in page");
+  CHECK(parseOk("observe --near \"Sign in page\"").args["near"] == "Sign in page");
+}
