@@ -149,6 +149,12 @@ std::vector<CommandSpec> buildTable() {
                {}, false, false, false, false});
   t.push_back({"undefine", "Remove intent", "intent", "Remove a session intent.", "undefine <name>",
                {P{"name", T::kString, true, true, ""}}, {}, false, false, true, false});
+  t.push_back({"export", "Export intent", "intent",
+               "Write an intent's definition as YAML that loads back to the same definition (§7.5).",
+               "export <name> [--to <file>]",
+               {P{"name", T::kString, true, true, ""},
+                P{"to", T::kString, false, false, "file to write (default ~/.lemmascope/intents/<name>.yaml)"}},
+               {}, false, false, true, false});
   t.push_back({"config", "Configuration", "config", "Show, set or reset engine settings (intent-engine.md §11).",
                "config [show|set|reset] [<key>] [<value>]",
                {P{"action", T::kString, false, true, "show, set or reset", {"show", "set", "reset"}},

@@ -1148,7 +1148,55 @@ Result<IntentDef> parseIntent(const std::string& text, const std::string& file, 
   def.tier = options.tier;
   def.file = file;
   def.trusted = options.trusted;
+  def.document = std::move(doc);
   return def;
+}
+
+namespace {
+
+// A string that a plain YAML scalar would not read back as itself (null, a boolean, a number).
+bool needsQuotes(const std::string& s) {
+  YAML::Node probe(s);
+  json back = scalarValue(probe);
+  return s.empty() || !back.is_string() || back.get<std::string>() != s;
+}
+
+void emitJson(YAML::Emitter& out, const json& v) {
+  if (v.is_object()) {
+    out << YAML::BeginMap;
+    for (auto it = v.begin(); it != v.end(); ++it) {
+      out << YAML::Key;
+      if (needsQuotes(it.key())) out << YAML::DoubleQuoted;
+      out << it.key() << YAML::Value;
+      emitJson(out, *it);
+    }
+    out << YAML::EndMap;
+  } else if (v.is_array()) {
+    out << YAML::BeginSeq;
+    for (const auto& x : v) emitJson(out, x);
+    out << YAML::EndSeq;
+  } else if (v.is_string()) {
+    const std::string& s = v.get_ref<const std::string&>();
+    if (needsQuotes(s)) out << YAML::DoubleQuoted;
+    out << s;
+  } else if (v.is_boolean()) {
+    out << (v.get<bool>() ? "true" : "false");
+  } else if (v.is_number_integer()) {
+    out << v.get<long long>();
+  } else if (v.is_number()) {
+    out << v.dump();
+  } else {
+    out << YAML::Null;
+  }
+}
+
+}  // namespace
+
+std::string definitionYaml(const json& document) {
+  YAML::Emitter out;
+  out.SetIndent(2);
+  emitJson(out, document);
+  return std::string(out.c_str()) + "\n";
 }
 
 Result<IntentDef> loadIntentFile(const std::string& path, const LoadOptions& options) {

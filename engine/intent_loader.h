@@ -24,6 +24,9 @@ Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::str
 // Errors are DEFINITION_INVALID with "file:line:column: /json/pointer: what is wrong".
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options);
 Result<IntentDef> loadIntentFile(const std::string& path, const LoadOptions& options);
+// A definition's document (IntentDef::document) as YAML that parseIntent reads back to the same
+// document (export, intent-engine.md §7.5): strings a plain scalar would misread are quoted.
+std::string definitionYaml(const nlohmann::json& document);
 
 // Every *.yaml, *.yml and *.json file in a directory (sorted); a missing directory is empty.
 // Files that fail to load are returned as errors beside the intents that loaded.

@@ -121,6 +121,7 @@ struct IntentDef {
   std::string tier;  // builtin, core, pack, user, session
   std::string file;  // "" for built-ins and session intents
   bool trusted = false;  // may run execute steps (§13.2, §13.3)
+  json document;  // the definition as written (YAML or JSON, as JSON); null for built-ins (export)
 
   const ParamDef* param(const std::string& n) const;
   // Names of every checkpoint, in order (for --resume).

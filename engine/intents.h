@@ -51,6 +51,7 @@ class IntentRegistry {
   // Every definition of every tier, the winning one first for each name.
   std::vector<std::shared_ptr<const IntentEntry>> all() const;
   std::vector<Status> errors() const;
+  const Sources& sources() const { return sources_; }
   // Changes on every reload: the MCP layer compares it to announce tools/list_changed.
   uint64_t generation() const;
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -12,6 +14,7 @@
 
 #include "engine/builtins/builtins.h"
 #include "engine/commands.h"
+#include "engine/define_shorthand.h"
 #include "engine/intent_loader.h"
 #include "engine/observation.h"
 #include "engine/page_commands.h"
@@ -135,6 +138,7 @@ Response Session::dispatch(const Command& c, Page& page) {
   if (n == "intents") return doIntents(c);
   if (n == "define") return doDefine(c);
   if (n == "undefine") return doUndefine(c);
+  if (n == "export") return doExport(c);
   if (n == "config") return doConfig(c);
   if (n == "intent") return doIntent(c, page);
   if (n == "dismiss" || n == "submit") return doDismissOrSubmit(c, page);
@@ -335,7 +339,14 @@ Response Session::doDefine(const Command& c) {
   LoadOptions o;
   o.tier = "session";
   o.trusted = false;  // agent-defined: no execute steps (§13.2)
-  auto def = parseIntent(c.args.value("definition", ""), "definition", o);
+  std::string text = c.args.value("definition", "");
+  if (isShorthandDefinition(text)) {
+    // §7.2: the step shorthand, translated to the full format first.
+    auto full = expandShorthand(text);
+    if (!full) return errorResponse("define", full.status());
+    text = full->dump(2);
+  }
+  auto def = parseIntent(text, "definition", o);
   if (!def) return errorResponse("define", def.status());
   if (findCommand(def->name)) {
     return errorResponse("define", Status(codes::kDefinitionInvalid,
@@ -368,6 +379,57 @@ Response Session::doUndefine(const Command& c) {
     ++session_generation_;
   }
   return okResponse("undefine", name);
+}
+
+// export (intent-engine.md §7.5): the definition as YAML, checked to load back the same,
+// written to --to or the user's intent directory (loaded at every start).
+Response Session::doExport(const Command& c) {
+  namespace fs = std::filesystem;
+  std::string name = c.args.value("name", "");
+  auto entry = findIntent(name);
+  if (!entry) {
+    return errorResponse("export", Status(codes::kIntentNotFound, "no intent named \"" + name + "\"", "intents lists them"));
+  }
+  const IntentDef& def = *entry->def;
+  if (def.document.is_null()) {
+    return errorResponse("export", Status(codes::kUnsupported, "\"" + name + "\" is a built-in intent: its steps are code",
+                                          "export works for session, file and pack intents"));
+  }
+  std::string path = c.args.value("to", "");
+  bool user_dir = path.empty();
+  if (user_dir) {
+    std::string dir = options_.registry ? options_.registry->sources().user_dir : "";
+    if (dir.empty()) {
+      return errorResponse("export", Status(codes::kParameterMissing, "no user intent directory (no home directory)",
+                                            "export " + name + " --to FILE"));
+    }
+    path = dir + "/" + name + ".yaml";
+  }
+  std::string text = definitionYaml(def.document);
+  LoadOptions o;
+  o.tier = "user";
+  o.trusted = def.trusted;
+  auto again = parseIntent(text, path, o);
+  if (!again || again->document != def.document) {
+    return errorResponse("export", Status(codes::kInternal, "the YAML for \"" + name + "\" would not load back the same" +
+                                                                  (again ? std::string() : ": " + again.status().message())));
+  }
+  std::error_code ec;
+  fs::path target = fs::absolute(path, ec);
+  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
+  std::ofstream out(target, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    return errorResponse("export", Status(codes::kParameterInvalid, "cannot write " + target.string(),
+                                          "give a writable path with --to"));
+  }
+  Response r = okResponse("export", name);
+  r.add("written", target.string());
+  if (user_dir) r.add("next", "The intent loads at every start from the user intent directory.");
+  r.data["name"] = name;
+  r.data["path"] = target.string();
+  return r;
 }
 
 Response Session::doConfig(const Command& c) {

@@ -76,6 +76,7 @@ class Session : private IntentHost {
   Response doIntents(const Command& c);
   Response doDefine(const Command& c);
   Response doUndefine(const Command& c);
+  Response doExport(const Command& c);
   // dismiss and submit: one popup or one form, through dismiss_popups and submit_form.
   Response doDismissOrSubmit(const Command& c, Page& page);
   Response doConfig(const Command& c);

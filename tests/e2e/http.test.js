@@ -5,6 +5,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { lscopeBin, connect, text, waitExit } from './lib/lscope.js';
@@ -128,6 +130,7 @@ describe('Streamable HTTP with the official client', () => {
         search: { query: 'x', wait: '200ms' }, accept_cookies: { wait: '100ms' }, dismiss_popups: {},
         fill_form: { data: { first_name: 'Ada' } }, submit_form: { wait: '500ms' }, scroll_to: { target: 'Email' },
         extract: { kind: 'links' }, dismiss: { target: 'popup', wait: '100ms' }, submit: { wait: '500ms' },
+        export: { name: 'next_page', to: path.join(os.tmpdir(), `lscope-http-export-${process.pid}.yaml`) },
       };
       // Shipped YAML intents take their defaults; a failure still answers with the envelope.
       for (const t of tools) {

@@ -3,6 +3,9 @@
 // client. Assertions check what the page received or shows.
 import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, text, conform } from './lib/lscope.js';
 import { startFixtureServer, accounts } from './lib/fixture_server.js';
@@ -335,6 +338,49 @@ describe('the intent layer over MCP', () => {
     assert.match(r, /# actions\n[^]*intent accept_cookies\n  click \[\d+\] "Accept all"[^]*\(a cookie_banner covered the target\)\nclick \[\d+\] "Checkout"/);
     assert.match(await pageText(), /Checkout started\./);
     await ok('undefine', { name: 'start_checkout' });
+  });
+
+  it('export writes YAML that loads back to the same intent; built-ins have nothing to export', async () => {
+    const def = ['intent: to_page_two', 'version: 1', 'description: "Go to page 2"',
+      'parameters: [{ name: page, type: string, default: "2" }]',
+      'steps:', '  - action: click', '    target: { text: $page, match: exact }',
+      'success: { conditions: [{ url_contains: "page=2" }] }'].join('\n');
+    await ok('define', { definition: def });
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-export-')), 'to_page_two.yaml');
+    const r = await ok('export', { name: 'to_page_two', to: file });
+    assert.match(r, /^ok export to_page_two\n\n# written\n.*to_page_two\.yaml\n/);
+    const yaml = fs.readFileSync(file, 'utf8');
+    assert.match(yaml, /^intent: to_page_two$/m);
+    assert.match(yaml, /default: "2"/, 'a string that looks like a number stays a string');
+    // The file defines the same intent again, and it runs.
+    await ok('undefine', { name: 'to_page_two' });
+    await ok('define', { definition: yaml });
+    await go('pagination.html');
+    await ok('to_page_two');
+    assert.match(await ok('url'), /page=2/);
+    await ok('undefine', { name: 'to_page_two' });
+    assert.match(await fails('export', { name: 'login' }), /built-in intent/);
+    assert.match(await fails('export', { name: 'no_such_intent' }), /no intent named "no_such_intent"/);
+  });
+
+  it('define takes the step shorthand (§7.2): fallbacks with or, implicit waits; it runs and exports in the full format', async () => {
+    const def = ['to_last_page:', '  description: Go to the last page', '  steps:',
+      '    - click "Last page" or click "3"', '    - wait url "page=3"',
+      '  success:', '    - url_contains: "page=3"'].join('\n');
+    const r = await ok('define', { definition: def });
+    assert.match(r, /^ok define to_last_page\n/);
+    await go('pagination.html');
+    const ran = await ok('to_last_page');
+    assert.match(ran, /click \[\d+\] "3"/, 'the second alternative ran after the first found nothing');
+    assert.match(await ok('url'), /page=3/);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-export-')), 'to_last_page.yaml');
+    await ok('export', { name: 'to_last_page', to: file });
+    const yaml = fs.readFileSync(file, 'utf8');
+    assert.match(yaml, /^intent: to_last_page$/m);
+    assert.match(yaml, /try:/);
+    await ok('undefine', { name: 'to_last_page' });
+    const bad = await fails('define', { definition: 'broken:\n  steps:\n    - click "Ok"\n    - clik "Nope"\n' });
+    assert.match(bad, /^error define: definition:4:7: step 2: .*unknown command 'clik'/);
   });
 
   it('a bad definition is DEFINITION_INVALID with line and column', async () => {

@@ -126,3 +126,41 @@ options: { timeout: 30s, retry: { max_attempts: 3, delay: 500ms, on: [target_not
   CHECK(def->retry.delay_ms == 500);
   CHECK(def->success.size() == 1);
 }
+
+TEST_CASE("export: every shipped and example definition written as YAML loads back the same") {
+  LoadOptions trusted;
+  trusted.trusted = true;
+  size_t n = 0;
+  for (const auto& dir : {"intents/core", "tests/schemas/valid"}) {
+    for (const auto& f : yamlFiles(dir)) {
+      auto def = loadIntentFile(f.string(), trusted);
+      REQUIRE(def.ok());
+      std::string yaml = definitionYaml(def->document);
+      auto again = parseIntent(yaml, "exported", trusted);
+      INFO(f.string() << " ->\n" << yaml << "\n" << again.status().toString());
+      REQUIRE(again.ok());
+      CHECK(again->document == def->document);
+      CHECK(again->steps.size() == def->steps.size());
+      ++n;
+    }
+  }
+  CHECK(n >= 20);
+}
+
+TEST_CASE("export: strings a plain scalar would misread stay strings") {
+  std::string text = R"({"intent": "tricky", "version": "1", "description": "true",
+    "parameters": [{"name": "code", "type": "string", "default": "007"}],
+    "steps": [{"action": "type", "target": {"text": "null"}, "text": "$code"},
+              {"action": "click", "target": {"text": "a: b # c"}},
+              {"action": "click", "target": {"text": "- item"}}]})";
+  auto def = parseIntent(text, "tricky", {});
+  REQUIRE(def.ok());
+  std::string yaml = definitionYaml(def->document);
+  auto again = parseIntent(yaml, "exported", {});
+  INFO(yaml << "\n" << again.status().toString());
+  REQUIRE(again.ok());
+  CHECK(again->document == def->document);
+  CHECK(again->version == "1");
+  CHECK(again->description == "true");
+  CHECK(yaml.find('{') == std::string::npos);  // YAML, not the JSON it came from
+}
