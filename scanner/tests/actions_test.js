@@ -149,10 +149,11 @@ test('an action waits while the page\'s web components keep being defined, then 
   await t.evalTest(() => document.dispatchEvent(new CustomEvent('define-chain', { detail: 200 })));
   assert.strictEqual(await pointThenClick(t, s, 'Open notes', 'late-c'), 'notes open');
   // Only never-defined tags are left (late-button and plain-tag): given up on after the lull, so
-  // the next wait reports nothing pending and takes no time.
+  // the next wait reports nothing pending and returns at once, without waiting out a lull
+  // (300 ms); a check round may take a millisecond on a slower engine (WPE measured 1 ms).
   const w = await ok(t, { cmd: 'wait_upgrades', timeout: 3000 });
   assert.deepStrictEqual(w.pending, []);
-  assert.strictEqual(w.waited_ms, 0);
+  assert.ok(w.waited_ms < 100, `waited ${w.waited_ms} ms`);
 });
 
 test('disabled, read-only, pointer-events:none and hover', async () => {
