@@ -383,6 +383,29 @@ describe('the intent layer over MCP', () => {
     assert.match(bad, /^error define: definition:4:7: step 2: .*unknown command 'clik'/);
   });
 
+  it('intents --session lists session intents; --clear-session removes them; clients hear each change; intent runs one without a refresh', async () => {
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => { changed += 1; });
+    await ok('define', { definition: 'first_page:\n  steps:\n    - click "1"\n' });
+    await ok('define', { definition: 'third_page:\n  steps:\n    - click "3"\n' });
+    // A client that never refreshes its tool list runs the new intent through `intent`.
+    await go('pagination.html');
+    await ok('intent', { name: 'third_page' });
+    assert.match(await ok('url'), /page=3/);
+    const listed = await ok('run', { script: 'intents --session' });
+    assert.match(listed, /first_page/);
+    assert.match(listed, /third_page/);
+    assert.ok(!/\blogin\b/.test(listed), 'only session intents');
+    const before = changed;
+    await ok('undefine', { name: 'first_page' });
+    await ok('run', { script: 'intents --clear-session' });
+    const after = await ok('run', { script: 'intents --session' });
+    assert.ok(!/first_page|third_page/.test(after), after);
+    assert.ok(!(await client.listTools()).tools.some((t) => t.name === 'third_page'));
+    // The removals reached the client as tools/list_changed.
+    assert.ok(changed > before, `tools/list_changed after undefine and --clear-session (${before} -> ${changed})`);
+  });
+
   it('a bad definition is DEFINITION_INVALID with line and column', async () => {
     const r = await call('define', { definition: 'intent: x\nversion: 1\nsteps:\n  - action: tap\n' });
     assert.equal(r.isError, true);
