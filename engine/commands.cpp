@@ -153,7 +153,8 @@ std::vector<CommandSpec> buildTable() {
                "Write an intent's definition as YAML that loads back to the same definition (§7.5).",
                "export <name> [--to <file>]",
                {P{"name", T::kString, true, true, ""},
-                P{"to", T::kString, false, false, "file to write (default ~/.lemmascope/intents/<name>.yaml)"}},
+                P{"to", T::kString, false, false, "file to write (default ~/.lemmascope/intents/<name>.yaml)"},
+                P{"out", T::kString, false, false, "the same as --to (the spec's spelling, §7.5)"}},
                {}, false, false, true, false});
   t.push_back({"config", "Configuration", "config", "Show, set or reset engine settings (intent-engine.md §11).",
                "config [show|set|reset] [<key>] [<value>]",

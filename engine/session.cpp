@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -395,7 +396,11 @@ Response Session::doExport(const Command& c) {
     return errorResponse("export", Status(codes::kUnsupported, "\"" + name + "\" is a built-in intent: its steps are code",
                                           "export works for session, file and pack intents"));
   }
-  std::string path = c.args.value("to", "");
+  std::string path = c.args.value("to", c.args.value("out", ""));
+  if (path.rfind("~/", 0) == 0) {
+    const char* home = std::getenv("HOME");
+    if (home && *home) path = std::string(home) + path.substr(1);
+  }
   bool user_dir = path.empty();
   if (user_dir) {
     std::string dir = options_.registry ? options_.registry->sources().user_dir : "";
