@@ -6368,6 +6368,7 @@
     dialog: 1, header: 1, footer: 1 };
   const SECTION_ROLES = { region: 1, navigation: 1, complementary: 1, main: 1, dialog: 1, form: 1,
     contentinfo: 1, banner: 1, tabpanel: 1, group: 1 };
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role=heading]';
   const HOLDS = { links: 'a[href], area[href]', tables: 'table, [role=table], [role=grid], [role=treegrid]',
     images: 'img, [role=img]', forms: 'form, input, select, textarea', list: '*', text: '*', meta: '*' };
 
@@ -6443,11 +6444,11 @@
     const first = nodes[0];
     if (nodes.length > 1) {
       const before = previousElementSibling(first);
-      const h = before ? (headingRank(before) ? before : composedMatches([before], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0]) : null;
+      const h = before ? (headingRank(before) ? before : composedMatches([before], HEADINGS, 1)[0]) : null;
       return h ? 'the section under "' + truncate(collapse(safeInnerText(h)), 60) + '"' : describe(first);
     }
     const s = boxName(first);
-    const h = headingRank(first) ? first : composedMatches([first], 'h1, h2, h3, h4, h5, h6, [role=heading], caption, legend', 1)[0];
+    const h = headingRank(first) ? first : composedMatches([first], HEADINGS + ', caption, legend', 1)[0];
     return h ? s + ' "' + truncate(collapse(safeInnerText(h)), 60) + '"' : s;
   }
 
@@ -6538,7 +6539,7 @@
     const rank = headingRank(h);
     for (let a = composedParent(h), depth = 0; a && depth < 4; a = composedParent(a), depth++) {
       if (SECTIONING[tagOf(a)] || SECTION_ROLES[lc(attr(a, 'role'))]) {
-        const first = composedMatches([a], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0];
+        const first = composedMatches([a], HEADINGS, 1)[0];
         if (first === h) return [a];
         break;
       }
@@ -6551,7 +6552,7 @@
     const endsIt = (el) => {
       const r = headingRank(el);
       if (r && r <= rank) return true;
-      return find(composedMatches([el], 'h1, h2, h3, h4, h5, h6, [role=heading]', 0), (x) => headingRank(x) <= rank) !== null;
+      return find(composedMatches([el], HEADINGS, 0), (x) => headingRank(x) <= rank) !== null;
     };
     const nodes = [];
     for (let s = nextElementSibling(start); s && !endsIt(s); s = nextElementSibling(s)) push(nodes, s);
@@ -6563,6 +6564,15 @@
       return str(tagOf(el) === 'area' ? B.areaHref(el) : B.anchorHref(el));
     } catch (e) {
       return attr(el, 'href');
+    }
+  }
+
+  /** The address an image shows (the browser's choice among srcset), else its src attribute. */
+  function imageSrc(img) {
+    try {
+      return str(B.imgSrc(img)) || attr(img, 'src');
+    } catch (e) {
+      return attr(img, 'src');
     }
   }
 
@@ -6592,12 +6602,7 @@
       const vis = visibilityOf(el, cache, false);
       if (!vis.visible || vis.rect.width < 8 || vis.rect.height < 8) return;
       const isImg = tagOf(el) === 'img';
-      let src = '';
-      try {
-        src = isImg ? str(B.imgSrc(el)) || attr(el, 'src') : '';
-      } catch (e) {
-        src = attr(el, 'src');
-      }
+      const src = isImg ? imageSrc(el) : '';
       const alt = collapse(isImg ? attr(el, 'alt') || attr(el, 'title') : accessibleName(el, 'image'));
       push(out, { alt, src, width: round(vis.rect.width), height: round(vis.rect.height) });
     });
@@ -6687,7 +6692,7 @@
   function formName(form) {
     const named = collapse(attr(form, 'aria-label')) || labelledByText(form);
     if (named) return named;
-    const h = composedMatches([form], 'h1, h2, h3, h4, h5, h6, legend, [role=heading]', 1)[0];
+    const h = composedMatches([form], HEADINGS + ', legend', 1)[0];
     if (h) return truncate(collapse(safeInnerText(h)), TEXT_MAX);
     return attr(form, 'name') || attr(form, 'id') || '';
   }
@@ -6959,7 +6964,7 @@
 
   /** One item: {title, href, text, image}: its heading (else its first link or line), where it leads. */
   function listItem(el) {
-    const heading = composedMatches([el], 'h1, h2, h3, h4, h5, h6, [role=heading]', 1)[0] || null;
+    const heading = composedMatches([el], HEADINGS, 1)[0] || null;
     const links = filter(composedMatches([el], 'a[href]'), (a) => rendered(a));
     const headingLink = heading ? find(links, (a) => composedContains(heading, a) || composedContains(a, heading)) : null;
     const link = headingLink || links[0] || (tagOf(el) === 'a' ? el : null);
@@ -6968,13 +6973,7 @@
     const out = { title, text: truncate(join(lines, ' \u00b7 '), ITEM_TEXT_MAX) };
     if (link) out.href = hrefOf(link);
     const img = composedMatches([el], 'img', 1)[0];
-    if (img) {
-      try {
-        out.image = str(B.imgSrc(img)) || attr(img, 'src');
-      } catch (e) {
-        out.image = attr(img, 'src');
-      }
-    }
+    if (img) out.image = imageSrc(img);
     return out;
   }
 

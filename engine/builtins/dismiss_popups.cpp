@@ -92,8 +92,7 @@ Result<Named> popupHolding(IntentRun& run, const std::string& target) {
   Named out{*located->res.element, ""};
   size_t smallest = 0;
   for (const auto& pat : scan.patterns) {
-    bool popup = false;
-    for (const auto& [name, k] : kinds()) popup = popup || pat.name == name;
+    bool popup = std::any_of(kinds().begin(), kinds().end(), [&](const auto& k) { return pat.name == k.first; });
     if (!popup || pat.container.empty()) continue;
     auto inside = run.page.hooks(scan).select(":is(" + pat.container + "), :is(" + pat.container + ") *", false);
     if (!inside || std::find(inside->begin(), inside->end(), out.element.id) == inside->end()) continue;

@@ -27,19 +27,26 @@ std::vector<fs::path> yamlFiles(const std::string& dir, bool intents_only = true
   return out;
 }
 
+// The shipped core intents and the valid examples, as the loader tests read them.
+std::vector<fs::path> shippedAndExamples() {
+  std::vector<fs::path> out;
+  for (const auto& dir : {"intents/core", "tests/schemas/valid"}) {
+    for (const auto& f : yamlFiles(dir)) out.push_back(f);
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("every shipped core intent and every valid example loads") {
   LoadOptions trusted;
   trusted.trusted = true;
   size_t n = 0;
-  for (const auto& dir : {"intents/core", "tests/schemas/valid"}) {
-    for (const auto& f : yamlFiles(dir)) {
-      auto def = loadIntentFile(f.string(), trusted);
-      INFO(f.string() << ": " << def.status().toString());
-      CHECK(def.ok());
-      ++n;
-    }
+  for (const auto& f : shippedAndExamples()) {
+    auto def = loadIntentFile(f.string(), trusted);
+    INFO(f.string() << ": " << def.status().toString());
+    CHECK(def.ok());
+    ++n;
   }
   CHECK(n >= 20);
 }
@@ -131,18 +138,16 @@ TEST_CASE("export: every shipped and example definition written as YAML loads ba
   LoadOptions trusted;
   trusted.trusted = true;
   size_t n = 0;
-  for (const auto& dir : {"intents/core", "tests/schemas/valid"}) {
-    for (const auto& f : yamlFiles(dir)) {
-      auto def = loadIntentFile(f.string(), trusted);
-      REQUIRE(def.ok());
-      std::string yaml = definitionYaml(def->document);
-      auto again = parseIntent(yaml, "exported", trusted);
-      INFO(f.string() << " ->\n" << yaml << "\n" << again.status().toString());
-      REQUIRE(again.ok());
-      CHECK(again->document == def->document);
-      CHECK(again->steps.size() == def->steps.size());
-      ++n;
-    }
+  for (const auto& f : shippedAndExamples()) {
+    auto def = loadIntentFile(f.string(), trusted);
+    REQUIRE(def.ok());
+    std::string yaml = definitionYaml(def->document);
+    auto again = parseIntent(yaml, "exported", trusted);
+    INFO(f.string() << " ->\n" << yaml << "\n" << again.status().toString());
+    REQUIRE(again.ok());
+    CHECK(again->document == def->document);
+    CHECK(again->steps.size() == def->steps.size());
+    ++n;
   }
   CHECK(n >= 20);
 }
