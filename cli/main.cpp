@@ -48,6 +48,10 @@ struct Options {
   std::string tools = "default";  // --tools profile
   std::string secrets_file;       // --secrets
   std::vector<std::string> intent_dirs;  // --intents DIR
+  std::vector<std::string> pack_dirs;    // --packs DIR
+  std::vector<std::string> browser_args; // --browser-arg ARG
+  std::string pack_new_domain;           // pack new <domain>
+  std::string pack_new_dir;              // pack new --dir DIR
   std::string config_file;        // --config
   std::string script;  // run FILE|-
   std::string http;    // serve --http HOST:PORT
@@ -75,6 +79,7 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     cdp.endpoint = o.cdp_endpoint;
     cdp.http_url = o.cdp_url;
     cdp.headed = o.headed;
+    cdp.extra_args = o.browser_args;
     return lscope::cdp::makeCdpBackendFactory(cdp);
   }
   if (o.backend == "webdriver") {
@@ -83,6 +88,7 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     wd.driver_binary = o.webdriver_binary;
     wd.remote_url = o.webdriver_url;
     wd.headed = o.headed;
+    wd.extra_args = o.browser_args;
     if (!o.webdriver_caps.empty()) {
       wd.extra_capabilities = nlohmann::json::parse(o.webdriver_caps, nullptr, false);
       if (!wd.extra_capabilities.is_object()) {
@@ -115,7 +121,7 @@ std::string homeDir() {
   return h ? h : "";
 }
 
-nlohmann::json g_pattern_rules = nlohmann::json::array();
+std::shared_ptr<lscope::PackManager> g_packs;
 
 // Shipped data (intents, packs): beside the installed binary (share/lemmascope/<rel>), else the
 // source tree this binary was built from.
@@ -150,7 +156,7 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.secrets = g_secrets;
   s.registry = g_registry;
   s.config = g_config;
-  s.pattern_rules = g_pattern_rules;
+  s.packs = g_packs;
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   return s;
@@ -297,6 +303,8 @@ int main(int argc, char** argv) {
   app.add_option("--secrets", o.secrets_file, "name=value lines; tools take \"secret:name\" instead of a value");
   app.add_option("--intents", o.intent_dirs, "also load intent definitions from DIR (repeatable)");
   app.add_option("--config", o.config_file, "engine settings (default ~/.lemmascope/config.yaml)");
+  app.add_option("--packs", o.pack_dirs, "also load site packs from DIR (repeatable; community trust)");
+  app.add_option("--browser-arg", o.browser_args, "an extra Chromium command-line switch (repeatable)");
   app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
@@ -311,7 +319,12 @@ int main(int argc, char** argv) {
   auto* repl = app.add_subcommand("repl", "interactive OIL prompt");
   auto* tools = app.add_subcommand("tools", "print the MCP tool catalog as JSON");
   auto* scanner = app.add_subcommand("scanner", "raw scanner protocol over a real browser: JSON lines in and out");
-  for (auto* sub : {serve, run, repl, tools, scanner}) sub->fallthrough();
+  auto* pack = app.add_subcommand("pack", "site pack tools: pack new <domain> writes a pack to start from");
+  auto* pack_new = pack->add_subcommand("new", "write a new site pack folder for DOMAIN");
+  pack_new->add_option("domain", o.pack_new_domain, "the site's domain, e.g. example.com")->required();
+  pack_new->add_option("--dir", o.pack_new_dir, "parent folder (default ~/.lemmascope/packs)");
+  pack->require_subcommand(1);
+  for (auto* sub : {serve, run, repl, tools, scanner, pack}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -345,11 +358,34 @@ int main(int argc, char** argv) {
     g_registry = std::make_shared<lscope::IntentRegistry>(sources, lscope::builtinIntents());
     g_registry->setPriority(g_config.tier_priority);
     for (const auto& e : g_registry->errors()) spdlog::warn("intent not loaded: {}", e.message());
-    // Pattern packs for every site (the consent managers' rules, §9): shipped, then the user's.
-    auto packs = lscope::loadPatternPacks({shippedDir("packs", "packs"),
-                                           homeDir().empty() ? "" : homeDir() + "/.lemmascope/packs"});
-    for (const auto& e : packs.errors) spdlog::warn("pack not loaded: {}", e.message());
-    g_pattern_rules = packs.rules;
+    // Packs (§9): shipped (trusted), the user's (where pack install writes), then --packs.
+    std::string user_packs = homeDir().empty() ? "" : homeDir() + "/.lemmascope/packs";
+    std::vector<lscope::PackManager::Dir> dirs = {{shippedDir("packs", "packs"), "shipped", true},
+                                                  {user_packs, "user", false}};
+    for (const auto& d : o.pack_dirs) dirs.push_back({d, d, false});
+    g_packs = std::make_shared<lscope::PackManager>(dirs, user_packs);
+    g_packs->setFetch([](const std::string& url) -> lscope::Result<std::string> {
+      lscope::net::HttpRequest req;
+      req.url = url;
+      auto res = lscope::net::send(req, lscope::Deadline::in(lscope::Millis(30000)));
+      if (!res) return res.status();
+      if (res->status != 200) {
+        return lscope::Status(lscope::codes::kConnectionError, url + " answered HTTP " + std::to_string(res->status));
+      }
+      return res->body;
+    });
+    for (const auto& e : g_packs->problems()) spdlog::warn("pack not loaded: {}", e.error.message());
+  }
+  if (pack_new->parsed()) {
+    std::string parent = o.pack_new_dir.empty() ? (homeDir().empty() ? "." : homeDir() + "/.lemmascope/packs") : o.pack_new_dir;
+    auto dir = lscope::writePackTemplate(o.pack_new_domain, parent);
+    if (!dir) {
+      std::cerr << "lscope: " << dir.status().message() << "\n";
+      return 2;
+    }
+    std::cerr << "lscope: a new pack in " << *dir << " (pack.yaml, patterns.yaml, intents/search_site.yaml)\n"
+              << "Edit it, then: lscope --packs " << parent << " run -  (packs lists it)\n";
+    return 0;
   }
   if (tools->parsed()) return printTools(o);
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);

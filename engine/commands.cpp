@@ -156,6 +156,22 @@ std::vector<CommandSpec> buildTable() {
                 P{"to", T::kString, false, false, "file to write (default ~/.lemmascope/intents/<name>.yaml)"},
                 P{"out", T::kString, false, false, "the same as --to (the spec's spelling, §7.5)"}},
                {}, false, false, true, false});
+  // Site packs (intent-engine.md §9.5).
+  t.push_back({"packs", "List packs", "intent", "List site packs: loaded here, available, or invalid with the reason.",
+               "packs [--reload]",
+               {P{"reload", T::kBoolean, false, false, "read the pack folders again first"}},
+               {}, true, false, true, false});
+  t.push_back({"pack", "Manage pack", "intent",
+               "Load, unload, update, install or create a site pack (§9.5).",
+               "pack load|unload|update|install|new <name|folder|archive|index-url> [--source <index-url>] "
+               "[--pack <name>] [--trusted] [--force]",
+               {P{"action", T::kString, true, true, "what to do", {"load", "unload", "update", "install", "new"}},
+                P{"name", T::kString, true, true, "a pack name; for install a folder, a .tar.gz or an index URL"},
+                P{"source", T::kString, false, false, "install <name> from this pack index URL"},
+                P{"pack", T::kString, false, false, "install: which pack of the index"},
+                P{"trusted", T::kBoolean, false, false, "install: trust the author (scripts, files, sensitive fields)"},
+                P{"force", T::kBoolean, false, false, "install: replace an installed pack"}},
+               {}, false, false, false, true});
   t.push_back({"config", "Configuration", "config", "Show, set or reset engine settings (intent-engine.md §11).",
                "config [show|set|reset] [<key>] [<value>]",
                {P{"action", T::kString, false, true, "show, set or reset", {"show", "set", "reset"}},

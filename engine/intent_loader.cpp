@@ -187,6 +187,11 @@ class Builder {
       : file_(file), marks_(marks), options_(options) {}
 
   Status status;  // the first error
+  // Pack files report PACK_LOAD_FAILED and point at their own schema.
+  const char* error_code = codes::kDefinitionInvalid;
+  std::string schema_hint = "see schemas/intent-v1.json and schemas/README.md";
+  // Hook steps (§12.3) may carry `condition`: the step runs only when it holds.
+  bool hook_steps = false;
 
   bool fail(const std::string& path, const std::string& message) {
     if (!status) return false;
@@ -202,10 +207,10 @@ class Builder {
       if (slash == std::string::npos || p.empty()) break;
       p = p.substr(0, slash);
     }
-    status = Status(codes::kDefinitionInvalid,
+    status = Status(error_code,
                     file_ + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1) + ": " +
                         (path.empty() ? "/" : path) + ": " + message,
-                    "see schemas/intent-v1.json and schemas/README.md");
+                    schema_hint);
     return false;
   }
 
@@ -436,7 +441,7 @@ class Builder {
       return nullptr;
     }
     if (!onlyKeys(v, path, {"pattern_exists", "visible", "hidden", "url_contains", "url_matches", "text_contains",
-                            "within", "count", "expression", "all", "any", "not"},
+                            "within", "count", "expression", "all", "any", "not", "custom"},
                   "condition key")) {
       return nullptr;
     }
@@ -516,6 +521,19 @@ class Builder {
         fail(kp, "expression must be a non-empty string");
         return nullptr;
       }
+    } else if (k == "custom") {
+      // §12.2: a custom condition of the intent's own pack.
+      c->kind = ConditionDef::Kind::kCustom;
+      std::string n;
+      if (!name(value, kp, n, "custom condition")) return nullptr;
+      if (!options_.pack) {
+        fail(kp, "custom conditions belong to a site pack (custom_conditions in its pack.yaml)");
+        return nullptr;
+      }
+      if (!options_.pack->conditions.count(n)) {
+        fail(kp, "pack " + options_.pack->name + " has no custom condition \"" + n + "\"");
+        return nullptr;
+      }
     } else if (k == "all" || k == "any") {
       c->kind = k == "all" ? ConditionDef::Kind::kAll : ConditionDef::Kind::kAny;
       if (!value.is_array() || value.empty()) {
@@ -549,7 +567,21 @@ class Builder {
 
   bool step(const json& v, const std::string& path, StepDef& s) {
     s.path = path;
+    bool guard_allowed = hook_steps;  // a hook's own steps only, not those nested in them
+    hook_steps = false;
     if (!v.is_object()) return fail(path, "a step is an object (OIL shorthand is not YAML step syntax)");
+    if (guard_allowed && v.contains("action") && v.contains("condition") && v["action"] != "wait") {
+      // A hook step's condition guards it: a branch holding the step alone.
+      json inner = v;
+      inner.erase("condition");
+      s.kind = StepDef::Kind::kBranch;
+      s.condition = condition(v["condition"], path + "/condition");
+      if (!s.condition) return false;
+      StepDef body;
+      if (!actionStep(inner, path, body)) return false;
+      s.then_steps.push_back(std::move(body));
+      return true;
+    }
     if (v.contains("action")) return actionStep(v, path, s);
     if (v.contains("branch")) {
       s.kind = StepDef::Kind::kBranch;
@@ -638,10 +670,11 @@ class Builder {
         {"fill_form", {"target", "data"}},       {"intent", {"name", "params"}},
         {"execute", {"script", "args"}},         {"press", {"key", "target"}},
         {"goto", {"url"}},                       {"observe", {}},
+        {"screenshot", {"output"}},
     };
     std::string act = a.is_string() ? a.get<std::string>() : "";
     auto spec = kKeys.find(act);
-    if (spec == kKeys.end()) return fail(path + "/action", "unknown action " + quoteJs(a));
+    if (spec == kKeys.end()) return namedActionStep(v, path, s, act);
     s.action = act;
     for (auto it = v.begin(); it != v.end(); ++it) {
       const std::string& k = it.key();
@@ -749,7 +782,7 @@ class Builder {
     if (act == "execute") {
       if (!need("script")) return false;
       if (!v["script"].is_string() || v["script"].get<std::string>().empty()) return fail(path + "/script", "script is a non-empty text");
-      if (!options_.trusted) {
+      if (!options_.trusted && !options_.pack) {
         return fail(path + "/action", "execute steps run arbitrary JavaScript and need a trusted source (§13.2)");
       }
       s.args["script"] = v["script"];
@@ -766,11 +799,60 @@ class Builder {
       }
       s.args["key"] = k;
     }
+    if (act == "screenshot" && v.contains("output")) {
+      if (!v["output"].is_string() || v["output"].get<std::string>().empty()) {
+        return fail(path + "/output", "output is a non-empty file path");
+      }
+      s.args["output"] = v["output"];
+    }
     if (act == "goto") {
       if (!need("url")) return false;
       if (!v["url"].is_string() || v["url"].get<std::string>().empty()) return fail(path + "/url", "url is a non-empty text");
       s.args["url"] = v["url"];
     }
+    return true;
+  }
+
+  // An action that is not a built-in step action: a custom action of the intent's pack
+  // (§12.1), or a built-in intent called by name (`action: dismiss_popups`, as §12.3 writes it).
+  bool namedActionStep(const json& v, const std::string& path, StepDef& s, const std::string& act) {
+    static const std::set<std::string> kIntentActions = {"login", "logout", "search", "accept_cookies",
+                                                         "dismiss_popups", "scroll_to", "submit_form"};
+    bool custom = options_.pack && options_.pack->actions.count(act);
+    if (!custom && !kIntentActions.count(act)) {
+      std::string why = options_.pack ? " (not a step action, a built-in intent or a custom action of pack " +
+                                            options_.pack->name + ")"
+                                      : "";
+      return fail(path + "/action", "unknown action " + quoteJs(v["action"]) + why);
+    }
+    if (!onlyKeys(v, path, {"action", "params", "timeout", "optional", "on_error"}, "key on a " + act + " step")) {
+      return false;
+    }
+    if (v.contains("timeout") && !duration(v["timeout"], path + "/timeout", true, s.timeout_ms)) return false;
+    if (v.contains("optional")) {
+      if (!boolean(v["optional"], path + "/optional", "optional")) return false;
+      s.optional = v["optional"];
+    }
+    if (v.contains("on_error") && !onError(v["on_error"], path + "/on_error", s.on_error)) return false;
+    json params = v.value("params", json::object());
+    if (!params.is_object()) return fail(path + "/params", "params is an object");
+    if (custom) {
+      const CustomActionDef& ca = options_.pack->actions.at(act);
+      for (auto it = params.begin(); it != params.end(); ++it) {
+        bool known = std::any_of(ca.params.begin(), ca.params.end(), [&](const ParamDef& p) { return p.name == it.key(); });
+        if (!known) return fail(path + "/params/" + escapePointer(it.key()), "custom action " + act + " has no parameter \"" + it.key() + "\"");
+      }
+      for (const auto& p : ca.params) {
+        if (p.required && !params.contains(p.name)) return fail(path + "/params/" + p.name, act + " needs " + p.name);
+      }
+      s.action = "custom";
+    } else {
+      s.action = "intent";
+    }
+    s.kind = StepDef::Kind::kAction;
+    s.named_action = true;
+    s.args["name"] = act;
+    s.args["params"] = params;
     return true;
   }
 
@@ -1007,7 +1089,8 @@ class Builder {
       if (isRef(v)) {
         std::string root = v.get<std::string>().substr(1);
         root = root.substr(0, root.find('.'));
-        if (!def.param(root) && std::find(scope.begin(), scope.end(), root) == scope.end()) {
+        // $result: what the last execute or custom action step returned (null before).
+        if (root != "result" && !def.param(root) && std::find(scope.begin(), scope.end(), root) == scope.end()) {
           return fail(path, quoteJs(v) + " references no parameter or loop variable in scope");
         }
         return true;
@@ -1060,7 +1143,7 @@ class Builder {
             break;
           case StepDef::Kind::kAction:
             if (s.action == "intent" && s.args.value("name", "") == def.name) {
-              return fail(s.path + "/name", "the intent runs itself (unbounded recursion, §13.2)");
+              return fail(s.path + (s.named_action ? "/action" : "/name"), "the intent runs itself (unbounded recursion, §13.2)");
             }
             if (!refs(s.args, s.path) || !refs(s.optional, s.path + "/optional")) return false;
             if (!targetRefs(s.target.get()) || !conditionRefs(s.condition.get())) return false;
@@ -1093,6 +1176,252 @@ class Builder {
     return true;
   }
 
+  // --- pack.yaml (§9.2, §12) and patterns.yaml (§9.3) -------------------------------------------
+
+  bool relativePaths(const json& v, const std::string& path, std::vector<std::string>& out) {
+    if (!v.is_array() || v.empty()) return fail(path, "a non-empty list of paths relative to the pack folder");
+    for (size_t i = 0; i < v.size(); ++i) {
+      std::string p = path + "/" + std::to_string(i);
+      if (!v[i].is_string() || v[i].get<std::string>().empty()) return fail(p, "a non-empty path");
+      std::string f = v[i].get<std::string>();
+      if (f[0] == '/' || f.find('\\') != std::string::npos || f == ".." || f.rfind("../", 0) == 0 ||
+          f.find("/../") != std::string::npos || (f.size() >= 3 && f.compare(f.size() - 3, 3, "/..") == 0)) {
+        return fail(p, quoteJs(v[i]) + " leaves the pack folder (relative paths only, no \"..\")");
+      }
+      out.push_back(f);
+    }
+    return true;
+  }
+
+  bool code(const json& impl, const std::string& path, std::string& out) {
+    if (!impl.contains("code") || !impl["code"].is_string() || impl["code"].get<std::string>().find_first_not_of(" \t\r\n") == std::string::npos) {
+      return fail(path + "/code", "a javascript implementation needs code (a function)");
+    }
+    out = impl["code"].get<std::string>();
+    return true;
+  }
+
+  bool buildPack(const json& doc, PackSpec& out) {
+    static const std::regex kDomainGlob(
+        "^(?:\\*|(?:\\*\\.)?[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*)$");
+    static const std::regex kRequires(
+        "^(?:>=|<=|>|<|=|\\^|~)?\\d+(?:\\.\\d+){0,2}(?: +(?:>=|<=|>|<|=|\\^|~)?\\d+(?:\\.\\d+){0,2})*$");
+    static const std::set<std::string> kReserved = {"click", "type", "select", "check", "uncheck", "clear", "scroll",
+                                                    "wait", "fill_form", "intent", "execute", "press", "goto",
+                                                    "observe", "screenshot"};
+    if (!doc.is_object()) return fail("", "pack.yaml is a mapping (pack, version, domains ...)");
+    if (!onlyKeys(doc, "", {"pack", "version", "description", "author", "license", "domains", "requires", "patterns",
+                            "intents", "auto_load", "trust", "custom_actions", "custom_conditions", "hooks"},
+                  "pack.yaml key")) {
+      return false;
+    }
+    if (!doc.contains("pack")) return fail("/pack", "no pack name");
+    if (!doc["pack"].is_string() || !std::regex_match(doc["pack"].get<std::string>(), kDomain)) {
+      return fail("/pack", "pack name " + quoteJs(doc["pack"]) + " is not a domain-like name (github.com)");
+    }
+    out.name = doc["pack"].get<std::string>();
+    if (!doc.contains("version")) return fail("/version", "no version");
+    const json& ver = doc["version"];
+    if (ver.is_number() && ver.get<double>() >= 0) {
+      out.version = ver.is_number_integer() ? std::to_string(ver.get<long long>()) : ver.dump();
+    } else if (ver.is_string() && std::regex_match(ver.get<std::string>(), kVersion)) {
+      out.version = ver.get<std::string>();
+    } else {
+      return fail("/version", quoteJs(ver) + " is not a dotted numeric version (1.2.0)");
+    }
+    for (const char* k : {"description", "author", "license"}) {
+      if (doc.contains(k) && !doc[k].is_string()) return fail(std::string("/") + k, std::string(k) + " is a text");
+    }
+    out.description = doc.value("description", "");
+    if (doc.contains("domains")) {
+      const json& d = doc["domains"];
+      if (!d.is_array() || d.empty()) return fail("/domains", "domains is a non-empty list of host names");
+      for (size_t i = 0; i < d.size(); ++i) {
+        std::string p = "/domains/" + std::to_string(i);
+        if (!d[i].is_string() || !std::regex_match(d[i].get<std::string>(), kDomainGlob)) {
+          return fail(p, quoteJs(d[i]) + " is not a host name, \"*.host\" or \"*\"");
+        }
+        if (std::find(out.domains.begin(), out.domains.end(), d[i].get<std::string>()) != out.domains.end()) {
+          return fail(p, "duplicate domain");
+        }
+        out.domains.push_back(d[i].get<std::string>());
+      }
+    }
+    if (doc.contains("requires")) {
+      const json& r = doc["requires"];
+      if (!r.is_object()) return fail("/requires", "requires is {lemmascope: \">=1.0.0\"}");
+      if (!onlyKeys(r, "/requires", {"lemmascope"}, "requires key")) return false;
+      if (r.contains("lemmascope")) {
+        if (!r["lemmascope"].is_string() || !std::regex_match(r["lemmascope"].get<std::string>(), kRequires)) {
+          return fail("/requires/lemmascope", quoteJs(r["lemmascope"]) + " is not a version range (\">=1.0.0\")");
+        }
+        out.requires_lemmascope = r["lemmascope"].get<std::string>();
+      }
+    }
+    if (doc.contains("patterns") && !relativePaths(doc["patterns"], "/patterns", out.pattern_files)) return false;
+    if (doc.contains("intents") && !relativePaths(doc["intents"], "/intents", out.intent_files)) return false;
+    if (doc.contains("auto_load")) {
+      const json& a = doc["auto_load"];
+      if (!a.is_array() || a.empty()) return fail("/auto_load", "auto_load is a non-empty list of URL globs");
+      for (size_t i = 0; i < a.size(); ++i) {
+        if (!a[i].is_string() || a[i].get<std::string>().empty()) {
+          return fail("/auto_load/" + std::to_string(i), "a URL glob (\"https://github.com/*\")");
+        }
+        out.auto_load.push_back(a[i].get<std::string>());
+      }
+    }
+    if (doc.contains("trust")) {
+      if (doc["trust"] != "community" && doc["trust"] != "trusted") {
+        return fail("/trust", "trust " + quoteJs(doc["trust"]) + " (community or trusted)");
+      }
+      out.trust = doc["trust"].get<std::string>();
+    }
+    PackRuntime& rt = out.runtime;
+    rt.name = out.name;
+    rt.version = out.version;
+    rt.domains = out.domains;
+    if (doc.contains("custom_actions")) {
+      const json& ca = doc["custom_actions"];
+      if (!ca.is_object() || ca.empty()) return fail("/custom_actions", "custom_actions is a map of action names");
+      for (auto it = ca.begin(); it != ca.end(); ++it) {
+        std::string p = "/custom_actions/" + escapePointer(it.key());
+        CustomActionDef a;
+        if (!name(json(it.key()), p, a.name, "custom action name")) return false;
+        if (kReserved.count(a.name)) return fail(p, "\"" + a.name + "\" is a built-in action; name the custom action otherwise");
+        if (!it->is_object()) return fail(p, "a custom action is {description, parameters, implementation}");
+        if (!onlyKeys(*it, p, {"description", "parameters", "implementation"}, "custom action key")) return false;
+        a.description = it->value("description", "");
+        if (it->contains("parameters")) {
+          const json& ps = (*it)["parameters"];
+          if (!ps.is_array()) return fail(p + "/parameters", "parameters is a list");
+          for (size_t i = 0; i < ps.size(); ++i) {
+            ParamDef pd;
+            if (!parameter(ps[i], p + "/parameters/" + std::to_string(i), pd)) return false;
+            a.params.push_back(std::move(pd));
+          }
+        }
+        if (!it->contains("implementation") || !(*it)["implementation"].is_object()) {
+          return fail(p + "/implementation", "implementation is {type: javascript, code}");
+        }
+        const json& impl = (*it)["implementation"];
+        if (!onlyKeys(impl, p + "/implementation", {"type", "code"}, "implementation key")) return false;
+        if (impl.value("type", json()) != "javascript") {
+          return fail(p + "/implementation/type", "custom action implementation type " + quoteJs(impl.value("type", json())) + " (javascript)");
+        }
+        if (!code(impl, p + "/implementation", a.code)) return false;
+        rt.actions[a.name] = std::move(a);
+      }
+    }
+    if (doc.contains("custom_conditions")) {
+      const json& cc = doc["custom_conditions"];
+      if (!cc.is_object() || cc.empty()) return fail("/custom_conditions", "custom_conditions is a map of condition names");
+      for (auto it = cc.begin(); it != cc.end(); ++it) {
+        std::string p = "/custom_conditions/" + escapePointer(it.key());
+        CustomConditionDef c;
+        if (!name(json(it.key()), p, c.name, "custom condition name")) return false;
+        if (!it->is_object()) return fail(p, "a custom condition is {description, implementation}");
+        if (!onlyKeys(*it, p, {"description", "implementation"}, "custom condition key")) return false;
+        c.description = it->value("description", "");
+        if (!it->contains("implementation") || !(*it)["implementation"].is_object()) {
+          return fail(p + "/implementation", "implementation is {type: pattern_check, patterns} or {type: javascript, code}");
+        }
+        const json& impl = (*it)["implementation"];
+        std::string ip = p + "/implementation";
+        c.type = impl.value("type", "");
+        if (c.type == "pattern_check") {
+          if (!onlyKeys(impl, ip, {"type", "patterns"}, "implementation key")) return false;
+          if (!impl.contains("patterns") || !impl["patterns"].is_array() || impl["patterns"].empty()) {
+            return fail(ip + "/patterns", "pattern_check needs a non-empty list of pattern names");
+          }
+          if (!stringArray(impl["patterns"], ip + "/patterns", c.patterns, true)) return false;
+        } else if (c.type == "javascript") {
+          if (!onlyKeys(impl, ip, {"type", "code"}, "implementation key")) return false;
+          if (!code(impl, ip, c.code)) return false;
+        } else {
+          return fail(ip + "/type", "custom condition type " + quoteJs(impl.value("type", json())) + " (pattern_check or javascript)");
+        }
+        rt.conditions[c.name] = std::move(c);
+      }
+    }
+    if (doc.contains("hooks")) {
+      const json& h = doc["hooks"];
+      if (!h.is_object() || h.empty()) return fail("/hooks", "hooks is {before_intent, after_navigate, on_error}");
+      if (!onlyKeys(h, "/hooks", {"before_intent", "after_navigate", "on_error"}, "hook")) return false;
+      for (auto it = h.begin(); it != h.end(); ++it) {
+        std::string hp = "/hooks/" + escapePointer(it.key());
+        if (!it->is_array() || it->empty()) return fail(hp, "a hook is a non-empty list of steps");
+        std::vector<StepDef> st;
+        for (size_t i = 0; i < it->size(); ++i) {
+          StepDef one;
+          hook_steps = true;  // this step may carry a guard `condition`
+          if (!step((*it)[i], hp + "/" + std::to_string(i), one)) return false;
+          st.push_back(std::move(one));
+        }
+        rt.hooks[it.key()] = std::move(st);
+      }
+    }
+    return true;
+  }
+
+  bool buildPatterns(const json& doc, json& rules) {
+    static const std::set<std::string> kProvides = {"login_form", "search_form", "pagination", "modal_dialog",
+                                                    "cookie_banner", "overlay", "notification_toast", "promo_popup"};
+    if (!doc.is_object() || !doc.contains("patterns")) return fail("/patterns", "patterns.yaml holds patterns: {name: {detection, elements}}");
+    if (!onlyKeys(doc, "", {"patterns"}, "top-level key")) return false;
+    const json& ps = doc["patterns"];
+    if (!ps.is_object() || ps.empty()) return fail("/patterns", "patterns is a non-empty map of pattern names");
+    for (auto it = ps.begin(); it != ps.end(); ++it) {
+      std::string p = "/patterns/" + escapePointer(it.key());
+      std::string n;
+      if (!name(json(it.key()), p, n, "pattern name")) return false;
+      const json& pat = *it;
+      if (!pat.is_object()) return fail(p, "a pattern is {detection, elements}");
+      if (!onlyKeys(pat, p, {"description", "provides", "vendor", "detection", "elements"}, "pattern key")) return false;
+      if (pat.contains("provides") && !(pat["provides"].is_string() && kProvides.count(pat["provides"].get<std::string>()))) {
+        return fail(p + "/provides", quoteJs(pat["provides"]) + " is not a scanner pattern (login_form, search_form, cookie_banner ...)");
+      }
+      if (pat.contains("vendor") && (!pat["vendor"].is_string() || pat["vendor"].get<std::string>().empty())) {
+        return fail(p + "/vendor", "vendor is a non-empty text");
+      }
+      if (!pat.contains("detection")) return fail(p + "/detection", "a pattern without detection");
+      const json& d = pat["detection"];
+      std::string dp = p + "/detection";
+      if (!d.is_object() || d.empty()) return fail(dp, "detection is {container, frame, url_contains, url_matches, text_contains}");
+      if (!onlyKeys(d, dp, {"container", "frame", "url_contains", "url_matches", "text_contains"}, "detection key")) return false;
+      for (const char* k : {"container", "frame"}) {
+        if (d.contains(k) && (!d[k].is_string() || d[k].get<std::string>().empty())) return fail(dp + "/" + k, "a CSS selector");
+      }
+      if (d.contains("frame") && !d.contains("container")) return fail(dp, "a frame without the container to look for inside it");
+      if (d.contains("url_contains") && !textList(d["url_contains"], dp + "/url_contains", "url_contains")) return false;
+      if (d.contains("url_matches") && !regex(d["url_matches"], dp + "/url_matches")) return false;
+      if (d.contains("text_contains") && !textList(d["text_contains"], dp + "/text_contains", "text_contains")) return false;
+      if (!pat.contains("elements")) return fail(p + "/elements", "a pattern without elements");
+      const json& els = pat["elements"];
+      if (!els.is_object() || els.empty()) return fail(p + "/elements", "elements is a non-empty map of element names");
+      for (auto e = els.begin(); e != els.end(); ++e) {
+        std::string ep = p + "/elements/" + escapePointer(e.key());
+        std::string en;
+        if (!name(json(e.key()), ep, en, "element name")) return false;
+        if (!e->is_object()) return fail(ep, "an element is {selector, xpath, text, text_contains, role}");
+        if (!onlyKeys(*e, ep, {"selector", "xpath", "text", "text_contains", "role"}, "element key")) return false;
+        for (const char* k : {"selector", "xpath", "role"}) {
+          if (e->contains(k) && (!(*e)[k].is_string() || (*e)[k].get<std::string>().empty())) return fail(ep + "/" + k, "a non-empty text");
+        }
+        for (const char* k : {"text", "text_contains"}) {
+          if (e->contains(k) && !textList((*e)[k], ep + "/" + k, k)) return false;
+        }
+        if (!e->contains("selector") && !e->contains("xpath") && !e->contains("text") && !e->contains("text_contains")) {
+          return fail(ep, "an element needs a selector, an xpath or a text to be found by");
+        }
+      }
+      json rule = pat;
+      rule["name"] = n;
+      rule.erase("description");
+      rules.push_back(std::move(rule));
+    }
+    return true;
+  }
+
  private:
   const std::string& file_;
   const Marks& marks_;
@@ -1121,6 +1450,73 @@ Result<json> parseYamlDocument(const std::string& text, const std::string& file)
                   "remove the repeated key");
   }
   return doc;
+}
+
+namespace {
+
+// YAML text -> JSON with marks; errors carry `code`.
+bool convertYaml(const std::string& text, const std::string& file, const char* code, Marks& marks, json& doc,
+                 Status& error) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    error = Status(code,
+                   file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                       ": not valid YAML: " + e.msg,
+                   "check the indentation and quotes around that place");
+    return false;
+  }
+  Converter conv(file, marks);
+  if (!conv.convert(root, "", doc)) {
+    error = Status(code,
+                   file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
+                       std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
+                   "remove the repeated key");
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Result<PackSpec> parsePack(const std::string& text, const std::string& file) {
+  Marks marks;
+  json doc;
+  Status error;
+  if (!convertYaml(text, file, codes::kPackLoadFailed, marks, doc, error)) return error;
+  PackSpec spec;
+  LoadOptions o;
+  o.tier = "pack";
+  o.pack = &spec.runtime;  // hooks may call the pack's own custom actions (declared first)
+  Builder b(file, marks, o);
+  b.error_code = codes::kPackLoadFailed;
+  b.schema_hint = "see schemas/pack-v1.json and packs/README.md";
+  if (!b.buildPack(doc, spec)) return b.status;
+  spec.document = std::move(doc);
+  return spec;
+}
+
+Result<json> parsePatterns(const std::string& text, const std::string& file) {
+  Marks marks;
+  json doc;
+  Status error;
+  if (!convertYaml(text, file, codes::kPackLoadFailed, marks, doc, error)) return error;
+  LoadOptions o;
+  Builder b(file, marks, o);
+  b.error_code = codes::kPackLoadFailed;
+  b.schema_hint = "see schemas/patterns-v1.json and packs/README.md";
+  json rules = json::array();
+  if (!b.buildPatterns(doc, rules)) return b.status;
+  return rules;
+}
+
+Result<std::string> readTextFile(const std::string& path, const char* code) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(code, "cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options) {

@@ -16,7 +16,27 @@ namespace lscope {
 struct LoadOptions {
   std::string tier = "user";
   bool trusted = false;  // execute steps allowed
+  // A site pack's intent (or hook): the pack's custom actions and conditions may be named, and
+  // execute steps load whatever the pack's trust; the executor refuses them at run time unless
+  // the pack is trusted, saying why (intent-engine.md §13.3).
+  const PackRuntime* pack = nullptr;
 };
+
+// A site pack's pack.yaml (intent-engine.md §9.2, §12; schemas/pack-v1.json), checked: errors
+// are PACK_LOAD_FAILED with "file:line:column: /json/pointer: what is wrong".
+struct PackSpec {
+  std::string name, version, description, trust = "community";  // trust: what the pack asks for
+  std::vector<std::string> domains, auto_load, pattern_files, intent_files;
+  std::string requires_lemmascope;
+  PackRuntime runtime;  // custom actions, conditions and hooks (name, domains filled in too)
+  nlohmann::json document;
+};
+Result<PackSpec> parsePack(const std::string& text, const std::string& file);
+// A patterns.yaml (§9.3; schemas/patterns-v1.json) as the scanner's pattern_rules: one object
+// per pattern with its "name". Errors as parsePack's.
+Result<nlohmann::json> parsePatterns(const std::string& text, const std::string& file);
+// Reads a file whole; an error names it.
+Result<std::string> readTextFile(const std::string& path, const char* code);
 
 // A YAML (or JSON) document as JSON; errors are PACK_LOAD_FAILED with "file:line:column: why".
 Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::string& file);

@@ -35,10 +35,11 @@ struct TargetDef {
 struct ConditionDef {
   enum class Kind {
     kRef, kPatternExists, kVisible, kHidden, kUrlContains, kUrlMatches, kTextContains,
-    kCount, kExpression, kAll, kAny, kNot
+    kCount, kExpression, kAll, kAny, kNot, kCustom
   };
   Kind kind = Kind::kRef;
-  json value;                          // "$ref", pattern name, url part(s), regex, text(s), expression
+  json value;                          // "$ref", pattern name, url part(s), regex, text(s), expression,
+                                       // a custom condition's name (§12.2)
   std::shared_ptr<TargetDef> target;   // visible, hidden; within for text_contains
   std::vector<ConditionDef> children;  // all, any, not (one child)
   std::string count_selector;
@@ -73,6 +74,7 @@ struct StepDef {
   std::string loop_as;
   int loop_max = 0;
   std::string checkpoint;                // kCheckpoint
+  bool named_action = false;             // written `action: <intent or custom action>` (§12)
   std::string path;
 };
 
@@ -96,6 +98,35 @@ struct RetryDef {
   int max_attempts = 1;
   long long delay_ms = 0;
   std::vector<std::string> on;  // lower_snake error codes; empty: any error
+};
+
+// What a site pack adds to its intents (intent-engine.md §12, §13.3): custom actions and
+// conditions, pack-level hooks, and whether the pack is trusted.
+struct CustomActionDef {
+  std::string name;
+  std::string description;
+  std::vector<ParamDef> params;
+  std::string code;  // implementation.type javascript: an (async) function(params, context)
+};
+
+struct CustomConditionDef {
+  std::string name;
+  std::string description;
+  std::string type;                   // pattern_check or javascript
+  std::vector<std::string> patterns;  // pattern_check: every one present
+  std::string code;                   // javascript: a function(context) returning a boolean
+};
+
+struct PackRuntime {
+  std::string name;
+  std::string version;
+  bool trusted = false;              // shipped, or installed with --trusted (§13.3)
+  std::string trust;                 // builtin, trusted or community: what the user granted
+  std::vector<std::string> domains;  // hosts the pack serves ("*" every site)
+  std::map<std::string, CustomActionDef> actions;
+  std::map<std::string, CustomConditionDef> conditions;
+  // before_intent, after_navigate, on_error (§12.3)
+  std::map<std::string, std::vector<StepDef>> hooks;
 };
 
 struct IntentDef {
@@ -122,6 +153,7 @@ struct IntentDef {
   std::string file;  // "" for built-ins and session intents
   bool trusted = false;  // may run execute steps (§13.2, §13.3)
   json document;  // the definition as written (YAML or JSON, as JSON); null for built-ins (export)
+  std::shared_ptr<const PackRuntime> pack_runtime;  // a site pack's intent: its pack; else null
 
   const ParamDef* param(const std::string& n) const;
   // Names of every checkpoint, in order (for --resume).

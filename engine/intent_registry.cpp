@@ -151,7 +151,7 @@ int IntentRegistry::rank(const std::string& tier, const std::vector<std::string>
 
 std::shared_ptr<const IntentEntry> IntentRegistry::find(
     const std::string& name, const std::map<std::string, std::shared_ptr<const IntentEntry>>* session,
-    const std::vector<std::string>& priority) const {
+    const std::vector<std::string>& priority, const Entries* packs) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::shared_ptr<const IntentEntry> best;
   auto consider = [&](const std::shared_ptr<const IntentEntry>& e) {
@@ -164,14 +164,18 @@ std::shared_ptr<const IntentEntry> IntentRegistry::find(
     auto it = session->find(name);
     if (it != session->end()) consider(it->second);
   }
+  if (packs) {
+    for (const auto& e : *packs) consider(e);
+  }
   for (const auto& e : loaded_) consider(e);
   for (const auto& e : builtins_) consider(e);
   return best;
 }
 
-std::vector<std::shared_ptr<const IntentEntry>> IntentRegistry::all() const {
+std::vector<std::shared_ptr<const IntentEntry>> IntentRegistry::all(const Entries* packs) const {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<std::shared_ptr<const IntentEntry>> out;
+  if (packs) out = *packs;
   for (const auto& e : loaded_) out.push_back(e);
   for (const auto& e : builtins_) out.push_back(e);
   std::stable_sort(out.begin(), out.end(), [&](const auto& a, const auto& b) {

@@ -84,6 +84,11 @@ struct IntentRun {
 // extraction, response (§5.1). depth > 0 for nested runs (no before/after change report).
 Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentEntry& entry, int depth = 0);
 
+// Runs a pack-level hook (§12.3) outside an intent (after_navigate): its actions as "# hooks"
+// lines, an error response when it failed (a refused step says why).
+Response runPackHook(IntentHost& host, Page& page, const std::shared_ptr<const PackRuntime>& pack,
+                     const std::string& hook);
+
 // `[3] "Sign in"` (50 characters of text at most), for action logs.
 std::string logLabel(const Element& e);
 

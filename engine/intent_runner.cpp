@@ -4,7 +4,10 @@
 // waits through the one wait engine (waits.h).
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include <re2/re2.h>
 #include <spdlog/spdlog.h>
@@ -14,6 +17,7 @@
 #include "engine/expression.h"
 #include "engine/intent_run.h"
 #include "engine/observation.h"
+#include "engine/packs.h"
 
 namespace lscope {
 
@@ -152,6 +156,34 @@ std::string targetText(const TargetDef& t) {
 
 // --- the executor -----------------------------------------------------------------------------
 
+// Standard base64 (screenshots arrive base64-encoded).
+std::string base64Decode(const std::string& in) {
+  static const std::string kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int val = 0, bits = -8;
+  for (unsigned char c : in) {
+    auto pos = kChars.find(static_cast<char>(c));
+    if (pos == std::string::npos) continue;  // '=', line breaks
+    val = (val << 6) + static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out.push_back(static_cast<char>((val >> bits) & 0xff));
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
+// A community pack's step the sandbox refuses (§13.3), with why and how to allow it.
+Status refused(const IntentDef& def, const std::string& what) {
+  const PackRuntime& p = *def.pack_runtime;
+  return Status(codes::kPackNotTrusted,
+                what + ": pack " + p.name + " is a community pack, and community packs may not do that (§13.3)",
+                "if you trust the pack's author, install it trusted: pack install <folder|archive> --trusted --force");
+}
+
+bool sandboxed(const IntentDef& def) { return def.pack_runtime && !def.pack_runtime->trusted; }
+
 class Executor {
  public:
   explicit Executor(IntentRun& run) : run_(run) {}
@@ -166,6 +198,10 @@ class Executor {
   Status runStep(const StepDef& step);
   Status runAction(const StepDef& step);
   Status runActionOnce(const StepDef& step);
+  // The sandbox of a community pack (§13.3): scripts, files, other sites. OK otherwise.
+  Status sandboxCheck(const StepDef& step);
+  Status runCustomAction(const StepDef& step);
+  Result<bool> customCondition(const ConditionDef& c);
   Status after();
 
   IntentRun& run_;
@@ -221,6 +257,8 @@ Result<bool> Executor::evalCondition(const ConditionDef& c) {
       if (!r) return r;
       return !*r;
     }
+    case ConditionDef::Kind::kCustom:
+      return customCondition(c);
     default:
       break;
   }
@@ -270,6 +308,9 @@ Result<bool> Executor::evalCondition(const ConditionDef& c) {
       if (c.target) {
         auto within = findOne(*c.target);
         if (!within) return false;
+        if (sandboxed(run_.def) && within->isSensitive()) {
+          return refused(run_.def, "reading " + logLabel(*within) + " (a sensitive field)");
+        }
         text = sc.textOfElement(within->scanner_id, within->frame);
       } else {
         text = sc.textOf("body");
@@ -377,7 +418,74 @@ Status Executor::runStep(const StepDef& s) {
   return Status::ok();
 }
 
+Status Executor::sandboxCheck(const StepDef& s) {
+  if (!sandboxed(run_.def)) return Status::ok();
+  if (s.action == "execute") return refused(run_.def, "execute runs a script");
+  if (s.action == "custom") return refused(run_.def, "custom action " + s.args.value("name", "") + " runs a script");
+  if (s.action == "screenshot" && s.args.contains("output")) return refused(run_.def, "screenshot --output writes a file");
+  if (s.action == "goto") {
+    std::string url = str(bindValue(s.args["url"], run_));
+    if (!url.empty() && (url[0] == '/' || url[0] == '?' || url[0] == '#')) return Status::ok();  // same site
+    std::string host = urlHost(normalizeUrl(url));
+    bool ours = std::any_of(run_.def.pack_runtime->domains.begin(), run_.def.pack_runtime->domains.end(),
+                            [&](const std::string& d) { return hostMatches(d, host); });
+    if (!ours) return refused(run_.def, "goto " + (host.empty() ? url : host) + " leaves the pack's domains");
+  }
+  return Status::ok();
+}
+
+// §12.1: a custom action's JavaScript, called as fn(params, context) in the page.
+Status Executor::runCustomAction(const StepDef& s) {
+  std::string name = s.args.value("name", "");
+  const auto& actions = run_.def.pack_runtime->actions;
+  auto it = actions.find(name);
+  if (it == actions.end()) return Status(codes::kStepFailed, "no custom action " + name);
+  json params = bindValue(s.args.value("params", json::object()), run_);
+  json patterns = json::array();
+  for (const auto& p : run_.scan.patterns) patterns.push_back(p.name);
+  std::string script =
+      "const fn = (" + it->second.code + ");\n"
+      "const context = {url: location.href, host: location.hostname, patterns: arguments[1],\n"
+      "  cookie(n) { const m = document.cookie.split('; ').find((c) => c.startsWith(n + '='));\n"
+      "    return m ? decodeURIComponent(m.slice(n.length + 1)) : null; }};\n"
+      "return fn(arguments[0], context);";
+  auto r = run_.page.scanner().execute(script, json::array({params, patterns}));
+  if (!r) return r.status();
+  run_.vars["result"] = *r;
+  run_.log(name + (r->is_null() ? "" : " → " + (r->is_string() ? r->get<std::string>().substr(0, 80) : r->dump().substr(0, 80))));
+  return after();
+}
+
+// §12.2: pattern_check (every pattern present) or JavaScript fn(context).
+Result<bool> Executor::customCondition(const ConditionDef& c) {
+  if (!run_.def.pack_runtime) return Status(codes::kStepFailed, "custom conditions belong to a pack");
+  std::string name = str(c.value);
+  const auto& conds = run_.def.pack_runtime->conditions;
+  auto it = conds.find(name);
+  if (it == conds.end()) return Status(codes::kStepFailed, "no custom condition " + name);
+  LSCOPE_RETURN_IF_ERROR(run_.rescan());
+  if (it->second.type == "pattern_check") {
+    for (const auto& p : it->second.patterns) {
+      if (!run_.scan.pattern(p)) return false;
+    }
+    return true;
+  }
+  if (sandboxed(run_.def)) return refused(run_.def, "custom condition " + name + " runs a script");
+  json patterns = json::array();
+  for (const auto& p : run_.scan.patterns) patterns.push_back(p.name);
+  std::string script = "const fn = (" + it->second.code + ");\n"
+                       "return !!(fn({url: location.href, host: location.hostname, patterns: arguments[0]}));";
+  auto r = run_.page.scanner().execute(script, json::array({patterns}));
+  if (!r) return r.status();
+  return r->is_boolean() && r->get<bool>();
+}
+
 Status Executor::runAction(const StepDef& s) {
+  Status allowed = sandboxCheck(s);
+  if (!allowed) {
+    return Status(allowed.code(), "step " + s.path.substr(s.path.rfind('/') + 1) + " (" + s.action + ") refused: " +
+                                      allowed.message(), allowed.hint());
+  }
   bool optional = truthy(bindValue(s.optional, run_));
   const EngineConfig& cfg = run_.config();
   Deadline step_deadline = run_.deadline.capped(Millis(s.timeout_ms > 0 ? s.timeout_ms : cfg.step_timeout_ms));
@@ -551,6 +659,32 @@ Status Executor::runActionOnce(const StepDef& s) {
     Response r = run_.runNested(name, bindValue(s.args.value("params", json::object()), run_));
     if (!r.ok()) return Status(r.code.empty() ? codes::kStepFailed : r.code, name + ": " + r.summary, r.hint);
     return run_.rescan();
+  }
+  if (a == "custom") return runCustomAction(s);
+  if (a == "screenshot") {
+    auto b = page.backend();
+    if (!b) return b.status();
+    auto png = (*b)->screenshot(run_.deadline);
+    if (!png) return png.status();
+    std::string out = s.args.value("output", "");
+    if (out.empty()) {
+      run_.log("screenshot");
+      return Status::ok();
+    }
+    auto stamp = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                    std::chrono::system_clock::now().time_since_epoch()).count());
+    for (auto pos = out.find("{timestamp}"); pos != std::string::npos; pos = out.find("{timestamp}")) {
+      out.replace(pos, 11, stamp);
+    }
+    std::error_code ec;
+    std::filesystem::path path(out);
+    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    f << base64Decode(*png);
+    f.close();
+    if (!f) return Status(codes::kStepFailed, "cannot write " + out);
+    run_.log("screenshot → " + out);
+    return Status::ok();
   }
   if (a == "execute") {
     auto r = page.scanner().execute(str(s.args["script"]), bindValue(s.args.value("args", json::array()), run_));
@@ -761,7 +895,19 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
   const BuiltinIntent* builtin = def.tier == "builtin" ? findBuiltin(def.name) : nullptr;
   Executor exec(run);
   Status st;
-  for (int attempt = 1; attempt <= attempts; ++attempt) {
+  // §12.3 pack hooks around the pack's own intents.
+  const PackRuntime* pack = depth == 0 ? def.pack_runtime.get() : nullptr;
+  auto hook = [&](const char* name) -> Status {
+    if (!pack) return Status::ok();
+    auto h = pack->hooks.find(name);
+    if (h == pack->hooks.end()) return Status::ok();
+    run.log(std::string(name) + " hook (" + pack->name + ")");
+    Status hs = exec.runSteps(h->second);
+    if (!hs) return Status(hs.code(), std::string(name) + " hook: " + hs.message(), hs.hint());
+    return hs;
+  };
+  st = hook("before_intent");
+  for (int attempt = 1; st && attempt <= attempts; ++attempt) {
     st = builtin ? builtin->run(run) : exec.runSteps(def.steps);
     if (st || st.code() == codes::kCancelled || attempt == attempts) break;
     std::string code = lowerCode(st.code());
@@ -816,6 +962,10 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
     }
   }
   (void)verified;
+  if (!st && st.code() != codes::kCancelled) {
+    Status he = hook("on_error");
+    if (!he) run.log(he.message());
+  }
   // Extract results (§3.1 success.extract).
   if (st) {
     for (const auto& [name, ex] : def.extract) {
@@ -828,6 +978,10 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
         Result<std::string> t = std::string();
         if (ex.target) {
           auto el = exec.findOne(*ex.target);
+          if (el && sandboxed(def) && el->isSensitive()) {
+            st = refused(def, "extract " + name + " reads " + logLabel(*el) + " (a sensitive field)");
+            break;
+          }
           t = el ? page.scanner().textOfElement(el->scanner_id, el->frame) : page.scanner().textOf("body");
         } else {
           t = page.scanner().textOf("body");
@@ -905,6 +1059,33 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
   if (!st) r.data["code"] = st.code();
   if (!run.checkpoint.empty()) r.data["checkpoint"] = run.checkpoint;
   if (!run.result.empty()) r.data["result"] = run.result;
+  return r;
+}
+
+Response runPackHook(IntentHost& host, Page& page, const std::shared_ptr<const PackRuntime>& pack,
+                     const std::string& hook) {
+  Response r = okResponse(hook);
+  auto h = pack->hooks.find(hook);
+  if (h == pack->hooks.end()) return r;
+  IntentDef def;
+  def.name = hook;
+  def.tier = "pack";
+  def.pack = pack->name;
+  def.pack_runtime = pack;
+  def.trusted = pack->trusted;
+  IntentRun run(page, host, def, page.deadline);
+  auto scan = page.scan();
+  if (!scan) return errorResponse(hook, scan.status());
+  run.scan = *scan;
+  Executor exec(run);
+  Status st = exec.runSteps(h->second);
+  for (const auto& a : run.actions) r.add("hooks", hook + " (" + pack->name + "): " + a);
+  if (!st) {
+    r.kind = Response::Kind::kError;
+    r.code = st.code();
+    r.summary = hook + " hook of " + pack->name + ": " + st.message();
+    r.hint = st.hint();
+  }
   return r;
 }
 

@@ -45,11 +45,14 @@ class IntentRegistry {
 
   // The definition that wins for `name` (session intents, if given, take part by tier), by
   // `priority` (tier names, first wins) or the registry's own order when empty.
+  // `packs`: the intents of the site packs loaded in the session (tier "pack").
+  using Entries = std::vector<std::shared_ptr<const IntentEntry>>;
   std::shared_ptr<const IntentEntry> find(const std::string& name,
                                           const std::map<std::string, std::shared_ptr<const IntentEntry>>* session = nullptr,
-                                          const std::vector<std::string>& priority = {}) const;
-  // Every definition of every tier, the winning one first for each name.
-  std::vector<std::shared_ptr<const IntentEntry>> all() const;
+                                          const std::vector<std::string>& priority = {},
+                                          const Entries* packs = nullptr) const;
+  // Every definition of every tier (with `packs`), the winning one first for each name.
+  std::vector<std::shared_ptr<const IntentEntry>> all(const Entries* packs = nullptr) const;
   std::vector<Status> errors() const;
   const Sources& sources() const { return sources_; }
   // Changes on every reload: the MCP layer compares it to announce tools/list_changed.

@@ -31,6 +31,7 @@ Session::Session(BackendFactory* factory, SessionOptions options)
   env_.settle_max = options_.settle_max;
   env_.strict = config_.strict_mode;
   env_.pattern_rules = options_.pattern_rules;
+  applyPackRules();
 }
 
 Session::~Session() = default;
@@ -52,9 +53,13 @@ CommandLookup Session::lookup() {
 
 std::shared_ptr<const IntentEntry> Session::findIntent(const std::string& name) const {
   std::lock_guard<std::mutex> lock(intents_mu_);
-  if (options_.registry) return options_.registry->find(name, &session_intents_, config_.tier_priority);
+  if (options_.registry) return options_.registry->find(name, &session_intents_, config_.tier_priority, &pack_intents_);
   auto it = session_intents_.find(name);
-  return it == session_intents_.end() ? nullptr : it->second;
+  if (it != session_intents_.end()) return it->second;
+  for (const auto& e : pack_intents_) {
+    if (e->def->name == name) return e;
+  }
+  return nullptr;
 }
 
 std::vector<std::shared_ptr<const IntentEntry>> Session::intents() const {
@@ -68,6 +73,7 @@ std::vector<std::shared_ptr<const IntentEntry>> Session::intents() const {
   {
     std::lock_guard<std::mutex> lock(intents_mu_);
     for (const auto& [name, e] : session_intents_) names.push_back(name);
+    for (const auto& e : pack_intents_) names.push_back(e->def->name);
   }
   if (options_.registry) {
     for (const auto& e : options_.registry->all()) names.push_back(e->def->name);
@@ -118,10 +124,34 @@ Response Session::execute(const Command& original, const CallContext& context) {
     if (Millis(ms) > options_.command_timeout) deadline = Deadline::inMs(ms);
   }
   env_.strict = config_.strict_mode;
+  if (options_.packs && options_.packs->generation() != packs_generation_) applyPackRules();
   Page page(browser_, env_, deadline, context);
   Command command = original;
   Status secrets = resolveSecrets(command, page);
+  std::string url_before = browser_.last ? browser_.last->url : "";
   Response r = secrets ? dispatch(command, page) : errorResponse(command.name, secrets);
+  if (options_.packs && browser_.last) {
+    // §9.6: the packs follow the page, whichever command moved it.
+    const std::string& url = browser_.last->url;
+    syncPacks(url);
+    takePackNotes(r);
+    if (url != url_before && !urlHost(url).empty()) {
+      // §12.3 after_navigate, for each loaded pack that serves the new page.
+      std::vector<std::shared_ptr<const Pack>> active;
+      {
+        std::lock_guard<std::mutex> lock(intents_mu_);
+        active = active_packs_;
+      }
+      for (const auto& p : active) {
+        if (!p->runtime->hooks.count("after_navigate") || !p->servesHost(urlHost(url))) continue;
+        Response h = runPackHook(*this, page, p->runtime, "after_navigate");
+        for (const auto& [title, lines] : h.sections) {
+          for (const auto& l : lines) r.add(title, l);
+        }
+        if (!h.ok()) r.add("hooks", "! " + h.summary + (h.code.empty() ? "" : " (" + h.code + ")"));
+      }
+    }
+  }
   scrubSecrets(r, browser_.secrets);  // §13.1: a typed secret never comes back, wherever the page puts it
   if (!r.ok()) r.data["code"] = r.code;
   r.data["ok"] = r.ok();
@@ -141,6 +171,8 @@ Response Session::dispatch(const Command& c, Page& page) {
   if (n == "undefine") return doUndefine(c);
   if (n == "export") return doExport(c);
   if (n == "config") return doConfig(c);
+  if (n == "packs") return doPacks(c);
+  if (n == "pack") return doPack(c);
   if (n == "intent") return doIntent(c, page);
   if (n == "dismiss" || n == "submit") return doDismissOrSubmit(c, page);
   if (auto entry = findIntent(n)) return runIntent(*this, c, page, *entry);
@@ -249,27 +281,6 @@ std::string shortUsage(const CommandSpec& spec) {
   return u;
 }
 
-bool globMatch(const std::string& pattern, const std::string& text) {
-  // '*' matches any run of characters; everything else literally.
-  size_t p = 0, t = 0, star = std::string::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && (pattern[p] == text[t])) {
-      ++p;
-      ++t;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (star != std::string::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
-}
-
 }  // namespace
 
 // Whether an intent can run on this page, and if not, what it needs (§6.1). Empty: no opinion.
@@ -286,12 +297,16 @@ static std::string readiness(const IntentDef& def, const PageScan& page) {
   }
   for (const auto& u : def.trigger_urls) {
     any = true;
-    if (!globMatch(u, page.url) && !globMatch(u, shortUrl(page.url))) return "";
+    if (!urlGlobMatch(u, page.url) && !urlGlobMatch(u, shortUrl(page.url))) return "";
   }
   return any ? "ready" : "";
 }
 
 void Session::addAvailability(const PageScan& page, Response& r) {
+  if (options_.packs) {
+    syncPacks(page.url);
+    takePackNotes(r);
+  }
   for (const auto& e : intents()) {
     std::string state = readiness(*e->def, page);
     if (state == "ready") r.add("available intents", "- " + shortUsage(e->spec) + ": ready");
@@ -305,6 +320,7 @@ void Session::addAvailability(const PageScan& page, Response& r) {
 Response Session::doIntents(const Command& c) {
   if (c.args.value("reload", false) && options_.registry) options_.registry->reload();
   std::vector<std::shared_ptr<const IntentEntry>> all;
+  IntentRegistry::Entries packs;
   {
     std::lock_guard<std::mutex> lock(intents_mu_);
     if (c.args.value("clear_session", false)) {
@@ -312,18 +328,21 @@ Response Session::doIntents(const Command& c) {
       ++session_generation_;
     }
     for (const auto& [name, e] : session_intents_) all.push_back(e);
+    packs = pack_intents_;
   }
   bool only_session = c.args.value("session", false);
   Response r = okResponse("intents");
   json list = json::array();
   if (!only_session && options_.registry) {
-    for (const auto& e : options_.registry->all()) all.push_back(e);
+    for (const auto& e : options_.registry->all(&packs)) all.push_back(e);
+  } else if (!only_session) {
+    all.insert(all.end(), packs.begin(), packs.end());
   }
   for (const auto& e : all) {
     auto winner = findIntent(e->def->name);
     bool wins = winner && winner->def.get() == e->def.get();
     std::string state = browser_.last ? readiness(*e->def, *browser_.last) : "";
-    std::string line = "- " + shortUsage(e->spec) + " (" + e->def->tier + ")";
+    std::string line = "- " + shortUsage(e->spec) + " (" + e->def->tier + (e->def->pack.empty() ? "" : " " + e->def->pack) + ")";
     if (!wins) line += " overridden";
     if (wins && !state.empty()) line += ": " + state;
     r.body += line + "\n";
@@ -475,6 +494,200 @@ Response Session::doConfig(const Command& c) {
   };
   flat(shown, "");
   r.data["config"] = config_.toJson();
+  return r;
+}
+
+// --- site packs (intent-engine.md §9.5, §9.6) -------------------------------------------------
+
+void Session::applyPackRules() {
+  if (!options_.packs) return;
+  packs_generation_ = options_.packs->generation();
+  json rules = json::array();
+  for (const auto& p : options_.packs->packs()) {
+    if (packs_unloaded_.count(p->name()) && !p->everySite()) continue;
+    // Loaded by hand: on every page. Otherwise on the pack's own hosts only: the scanner checks
+    // the host itself, so a goto's first scan of a new site already has its patterns.
+    for (auto& r : p->scanRules(!packs_by_hand_.count(p->name()))) rules.push_back(std::move(r));
+  }
+  env_.pattern_rules = std::move(rules);
+}
+
+void Session::syncPacks(const std::string& url) {
+  if (!options_.packs) return;
+  if (options_.packs->generation() != packs_generation_) applyPackRules();
+  std::vector<std::shared_ptr<const Pack>> want;
+  for (const auto& p : options_.packs->packs()) {
+    if (p->everySite()) continue;  // pattern packs for every site: always on, never "loaded"
+    const std::string& n = p->name();
+    if (packs_by_hand_.count(n) || (!packs_unloaded_.count(n) && p->autoLoads(url))) want.push_back(p);
+  }
+  std::vector<std::shared_ptr<const Pack>> before;
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    before = active_packs_;
+  }
+  auto has = [](const std::vector<std::shared_ptr<const Pack>>& v, const std::shared_ptr<const Pack>& p) {
+    return std::any_of(v.begin(), v.end(), [&](const auto& x) { return x == p; });
+  };
+  bool changed = want.size() != before.size();
+  for (const auto& p : want) changed = changed || !has(before, p);
+  if (!changed) return;
+  for (const auto& p : before) {
+    bool still = std::any_of(want.begin(), want.end(), [&](const auto& x) { return x->name() == p->name(); });
+    if (!still) {
+      pack_notes_.push_back("Unloaded intent pack: " + p->name() +
+                            (packs_unloaded_.count(p->name()) ? " (pack unload)" : " (left its site)"));
+    }
+  }
+  IntentRegistry::Entries entries;
+  for (const auto& p : want) {
+    for (const auto& e : p->intents) entries.push_back(e);
+  }
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    active_packs_ = want;
+    pack_intents_ = entries;
+    ++session_generation_;  // tools/list_changed
+  }
+  for (const auto& p : want) {
+    if (has(before, p)) continue;
+    std::string names;
+    for (const auto& e : p->intents) names += (names.empty() ? "" : ", ") + e->def->name;
+    pack_notes_.push_back("Loading intent pack: " + p->name() + " (v" + p->spec.version + ", " + p->trust + ")" +
+                          (names.empty() ? "" : ": " + names));
+    // A name the pack shares with another tier: say once which one runs (§2, §11.1 tier_priority).
+    for (const auto& e : p->intents) {
+      const std::string& n = e->def->name;
+      if (!shadows_reported_.insert(p->name() + "/" + n).second) continue;
+      std::shared_ptr<const IntentEntry> other;
+      if (options_.registry) other = options_.registry->find(n, nullptr, config_.tier_priority);
+      {
+        std::lock_guard<std::mutex> lock(intents_mu_);
+        auto it = session_intents_.find(n);
+        if (it != session_intents_.end()) other = it->second;
+      }
+      if (!other) continue;
+      auto winner = findIntent(n);
+      if (winner && winner->def == e->def) {
+        pack_notes_.push_back(n + ": " + p->name() + "'s " + n + " is used instead of the " + other->def->tier + " " + n);
+      } else if (winner) {
+        pack_notes_.push_back(n + ": " + p->name() + "'s " + n + " is shadowed by the " + winner->def->tier + " " + n);
+      }
+    }
+  }
+  if (!packs_by_hand_.empty() || !packs_unloaded_.empty()) applyPackRules();
+}
+
+void Session::takePackNotes(Response& r) {
+  for (auto& n : pack_notes_) r.add("auto-loading", n);
+  pack_notes_.clear();
+}
+
+Response Session::doPacks(const Command& c) {
+  if (!options_.packs) return errorResponse("packs", Status(codes::kUnsupported, "this server has no site packs"));
+  if (c.args.value("reload", false)) options_.packs->reload();
+  std::vector<std::shared_ptr<const Pack>> active;
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    active = active_packs_;
+  }
+  Response r = okResponse("packs");
+  json list = json::array();
+  for (const auto& p : options_.packs->packs()) {
+    bool loaded = std::any_of(active.begin(), active.end(), [&](const auto& a) { return a->name() == p->name(); });
+    std::string state = p->everySite() ? "every site" : loaded ? "loaded" : "available";
+    std::string detail;
+    if (p->everySite()) {
+      detail = std::to_string(p->rules.size()) + " patterns";
+    } else if (loaded) {
+      for (const auto& e : p->intents) detail += (detail.empty() ? "" : ", ") + e->def->name;
+    } else if (!p->spec.auto_load.empty()) {
+      detail = "auto-loads on " + p->spec.auto_load[0];
+    }
+    r.body += std::string(loaded || p->everySite() ? "✓ " : "  ") + p->name() + " (v" + p->spec.version + ", " +
+              p->trust + ") - " + state + (detail.empty() ? "" : ": " + detail) + "\n";
+    json intents = json::array();
+    for (const auto& e : p->intents) intents.push_back(e->def->name);
+    list.push_back({{"name", p->name()}, {"version", p->spec.version}, {"trust", p->trust}, {"state", state},
+                    {"intents", intents}, {"patterns", p->rules.size()}, {"dir", p->dir}});
+  }
+  for (const auto& pr : options_.packs->problems()) {
+    r.body += "✗ " + pr.name + " - invalid: " + pr.error.message() + "\n";
+    list.push_back({{"name", pr.name}, {"state", "invalid"}, {"error", pr.error.message()}, {"dir", pr.dir}});
+  }
+  if (list.empty()) r.body += "(no packs; pack install <folder|archive|index URL> adds one)\n";
+  r.data["packs"] = list;
+  return r;
+}
+
+Response Session::doPack(const Command& c) {
+  if (!options_.packs) return errorResponse("pack", Status(codes::kUnsupported, "this server has no site packs"));
+  std::string action = c.args.value("action", "");
+  std::string name = c.args.value("name", "");
+  std::string label = "pack " + action;
+  auto fail = [&](const Status& st) { return errorResponse("pack", st); };
+  auto describe = [&](Response& r, const Pack& p) {
+    r.data["pack"] = {{"name", p.name()}, {"version", p.spec.version}, {"trust", p.trust}, {"dir", p.dir}};
+  };
+  if (action == "load" || action == "unload") {
+    auto p = options_.packs->find(name);
+    if (!p) return fail(Status(codes::kPackLoadFailed, "no pack named \"" + name + "\"", "packs lists them"));
+    if (action == "load") {
+      packs_by_hand_.insert(name);
+      packs_unloaded_.erase(name);
+    } else {
+      packs_by_hand_.erase(name);
+      packs_unloaded_.insert(name);
+    }
+    applyPackRules();
+    syncPacks(browser_.last ? browser_.last->url : "");
+    Response r = okResponse("pack", action + " " + name);
+    takePackNotes(r);
+    describe(r, *p);
+    return r;
+  }
+  Result<std::shared_ptr<const Pack>> done = Status(codes::kParameterInvalid, "pack " + action + "?");
+  if (action == "install") {
+    PackManager::InstallOptions o;
+    o.trusted = c.args.value("trusted", false);
+    o.force = c.args.value("force", false);
+    o.index = c.args.value("source", "");
+    if (o.index.empty() && c.args.contains("pack")) o.name = c.args.value("pack", "");
+    std::string source = name;
+    if (source.rfind("~/", 0) == 0 && std::getenv("HOME")) source = std::string(std::getenv("HOME")) + source.substr(1);
+    done = options_.packs->install(source, o);
+  } else if (action == "update") {
+    done = options_.packs->update(name);
+  } else if (action == "new") {
+    auto dir = writePackTemplate(name, options_.packs->installDir());
+    if (!dir) return fail(dir.status());
+    options_.packs->reload();
+    done = options_.packs->find(name) ? Result<std::shared_ptr<const Pack>>(options_.packs->find(name))
+                                      : Result<std::shared_ptr<const Pack>>(Status(codes::kPackLoadFailed, "the new pack did not load"));
+  } else {
+    return fail(Status(codes::kParameterInvalid, "pack " + action + "?", "pack load|unload|update|install|new <name>"));
+  }
+  if (!done) return fail(done.status());
+  const Pack& p = **done;
+  Response r = okResponse("pack", action + " " + p.name());
+  r.add("pack", p.name() + " v" + p.spec.version + " (" + p.trust + ") in " + p.dir);
+  if (!p.intents.empty()) {
+    std::string names;
+    for (const auto& e : p.intents) names += (names.empty() ? "" : ", ") + e->def->name;
+    r.add("pack", "intents: " + names);
+  }
+  if (!p.spec.auto_load.empty()) r.add("pack", "auto-loads on " + p.spec.auto_load[0]);
+  describe(r, p);
+  // A pack that changed under a loaded name takes effect now.
+  applyPackRules();
+  {
+    std::lock_guard<std::mutex> lock(intents_mu_);
+    active_packs_.clear();  // re-read on the next sync
+    pack_intents_.clear();
+    ++session_generation_;
+  }
+  syncPacks(browser_.last ? browser_.last->url : "");
+  takePackNotes(r);
   return r;
 }
 

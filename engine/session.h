@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "engine/intent_run.h"
 #include "engine/intents.h"
 #include "engine/oil.h"
+#include "engine/packs.h"
 #include "engine/page.h"
 #include "engine/response.h"
 
@@ -33,7 +35,8 @@ struct SessionOptions {
   std::shared_ptr<SecretStore> secrets;       // --secrets file and environment; may be null
   std::shared_ptr<IntentRegistry> registry;   // loaded and built-in intents; may be null
   EngineConfig config;                        // §11 settings (the session may change its copy)
-  json pattern_rules;                         // pack patterns (packs/*/patterns.yaml) for every scan
+  json pattern_rules;                         // patterns for every scan when there is no PackManager
+  std::shared_ptr<PackManager> packs;         // site packs (§9); may be null
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls), except
@@ -80,6 +83,15 @@ class Session : private IntentHost {
   // dismiss and submit: one popup or one form, through dismiss_popups and submit_form.
   Response doDismissOrSubmit(const Command& c, Page& page);
   Response doConfig(const Command& c);
+  // Site packs (intent-engine.md §9.5, §9.6): loaded in this session by URL (auto_load) or by
+  // hand (pack load / unload). syncPacks brings the set in line with `url` and notes what
+  // changed for the next response ("# auto-loading"); applyPackRules gives the scanner the
+  // patterns of the packs that apply.
+  void syncPacks(const std::string& url);
+  void applyPackRules();
+  void takePackNotes(Response& r);
+  Response doPacks(const Command& c);
+  Response doPack(const Command& c);
 
   // IntentHost
   std::shared_ptr<const IntentEntry> findIntent(const std::string& name) const override;
@@ -96,6 +108,12 @@ class Session : private IntentHost {
   mutable std::mutex intents_mu_;
   std::map<std::string, std::shared_ptr<const IntentEntry>> session_intents_;
   uint64_t session_generation_ = 0;
+  std::vector<std::shared_ptr<const Pack>> active_packs_;  // guarded by intents_mu_
+  IntentRegistry::Entries pack_intents_;                    // their intents; guarded by intents_mu_
+  std::set<std::string> packs_by_hand_, packs_unloaded_;    // pack load / pack unload
+  std::set<std::string> shadows_reported_;                  // "pack/intent" shadow notes given
+  std::vector<std::string> pack_notes_;
+  uint64_t packs_generation_ = 0;                           // the PackManager's, when rules were set
 };
 
 // The built-in intents (§4, Appendix A) as definitions: parameters and options for the tool

@@ -33,6 +33,8 @@ inline constexpr const char* kStepFailed = "STEP_FAILED";
 inline constexpr const char* kVerificationFailed = "VERIFICATION_FAILED";
 inline constexpr const char* kCheckpointInvalid = "CHECKPOINT_INVALID";
 inline constexpr const char* kPackLoadFailed = "PACK_LOAD_FAILED";
+// A community pack's step the sandbox refuses (intent-engine.md §13.3).
+inline constexpr const char* kPackNotTrusted = "PACK_NOT_TRUSTED";
 inline constexpr const char* kDefinitionInvalid = "DEFINITION_INVALID";
 
 inline constexpr const char* kSyntaxError = "SYNTAX_ERROR";

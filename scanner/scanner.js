@@ -3964,8 +3964,13 @@
 
   const RegExpCtor = (/x/).constructor; // the scanner realm's RegExp, as literals use it
 
-  function detectRulePatterns(pc, rules) {
-    if (!isArray(rules) || !rules.length) return;
+  function detectRulePatterns(pc, allRules) {
+    if (!isArray(allRules) || !allRules.length) return;
+    // A site pack's rules carry detection.hosts (the engine adds them): only on those hosts.
+    const host = pageHost();
+    const rules = filter(allRules, (r) => !(r && r.detection && isArray(r.detection.hosts)) ||
+        find(r.detection.hosts, (h) => hostMatches(str(h), host)) !== null);
+    if (!rules.length) return;
     pc.ruleHits = ruleContainerHits(pc, rules);
     let registered = false;
     each(rules, (rule) => {
@@ -3978,6 +3983,22 @@
     });
     // Elements the scan had not listed got a place in document order: keys follow.
     if (registered) assignKeys(pc.all);
+  }
+
+  /** The top document's host name, lower-case ('' for about:, data:, file:). */
+  function pageHost() {
+    const m = B.reExec(/^https?:\/\/(?:[^@/?#]*@)?(\[[^\]]*\]|[^:/?#]*)/i, str(docUrl(TOP_DOC)));
+    return m ? lc(m[1]) : '';
+  }
+
+  /** "github.com" is that host; "*.github.com" its subdomains; "*" any host. */
+  function hostMatches(glob, host) {
+    if (glob === '*') return true;
+    if (strSlice(glob, 0, 2) === '*.') {
+      const base = strSlice(glob, 1);  // ".github.com"
+      return host.length > base.length && strSlice(host, host.length - base.length) === base;
+    }
+    return host === glob;
   }
 
   function textList(v) {

@@ -131,6 +131,7 @@ describe('Streamable HTTP with the official client', () => {
         fill_form: { data: { first_name: 'Ada' } }, submit_form: { wait: '500ms' }, scroll_to: { target: 'Email' },
         extract: { kind: 'links' }, dismiss: { target: 'popup', wait: '100ms' }, submit: { wait: '500ms' },
         export: { name: 'next_page', to: path.join(os.tmpdir(), `lscope-http-export-${process.pid}.yaml`) },
+        pack: { action: 'load', name: 'github.com' },
       };
       // Shipped YAML intents take their defaults; a failure still answers with the envelope.
       for (const t of tools) {

@@ -9,18 +9,13 @@ import { describe, test } from 'node:test';
 import {
   SCHEMA_FILES, checkText, isPrefix, kindOf, makeAjv, parseHeader, readSchema, repoRoot,
 } from './lib/validate.js';
-import { semanticErrors } from './lib/semantic.js';
+import { BUILTIN_ACTIONS, BUILTIN_INTENTS, semanticErrors } from './lib/semantic.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const yamlIn = (dir) => (existsSync(dir)
   ? readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().map((f) => join(dir, f)) : []);
 const rel = (p) => relative(repoRoot, p);
 const show = (errors) => errors.map((e) => `  ${e.path || '(root)'}: ${e.message}`).join('\n');
-
-// Built-in intents (intent-engine.md §2.1): what an `action: intent` step may call besides
-// loaded intents.
-const BUILTIN_INTENTS = ['login', 'logout', 'search', 'accept_cookies', 'dismiss_popups',
-  'scroll_to', 'fill_form', 'submit_form'];
 
 describe('schemas', () => {
   for (const [kind, file] of Object.entries(SCHEMA_FILES)) {
@@ -29,9 +24,16 @@ describe('schemas', () => {
       assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema');
       assert.equal(schema.$id, `https://lemmascope.dev/schemas/${file}`);
       assert.ok(schema.description, 'a header description');
-      makeAjv().compile(schema);  // throws on any strict-mode or meta-schema violation
+      const ajv = makeAjv();
+      // pack-v1.json's hooks and names $ref intent-v1.json ("intent-v1.json#/$defs/step").
+      if (kind !== 'intent') ajv.addSchema(readSchema('intent'));
+      ajv.compile(schema);  // throws on any strict-mode or meta-schema violation
     });
   }
+
+  test('lib/semantic.js knows the built-in actions of intent-v1.json', () => {
+    assert.deepEqual([...BUILTIN_ACTIONS].sort(), [...readSchema('intent').$defs.builtinAction.enum].sort());
+  });
 });
 
 function assertValid(file) {
@@ -40,11 +42,13 @@ function assertValid(file) {
   return r.data;
 }
 
-// Every `action: intent` step of a definition, anywhere in its step tree.
+// Every intent a definition calls (`action: intent` with a name, or an action that is not built
+// in), anywhere in its step tree.
 function intentCalls(node, out = []) {
   if (Array.isArray(node)) node.forEach((n) => intentCalls(n, out));
   else if (node && typeof node === 'object') {
     if (node.action === 'intent' && typeof node.name === 'string') out.push(node.name);
+    else if (typeof node.action === 'string' && !BUILTIN_ACTIONS.includes(node.action)) out.push(node.action);
     Object.values(node).forEach((n) => intentCalls(n, out));
   }
   return out;
@@ -87,9 +91,37 @@ function yamlTree(dir) {
   });
 }
 
+// The custom actions (`action: <name>` that is not built in) and custom conditions (`custom:`)
+// a list of steps uses, with the conditions of success and failure when given a definition.
+function customUses(steps, def = {}) {
+  const out = { actions: [], conditions: [] };
+  const cond = (c) => {
+    if (Array.isArray(c)) c.forEach(cond);
+    else if (c && typeof c === 'object') {
+      if (typeof c.custom === 'string') out.conditions.push(c.custom);
+      for (const k of ['all', 'any', 'not']) if (c[k]) cond(c[k]);
+    }
+  };
+  const walk = (list) => (list || []).forEach((st) => {
+    if (st.branch) { cond(st.branch.if); walk(st.branch.then); walk(st.branch.else); }
+    else if (st.loop) walk(st.loop.steps);
+    else if (st.try) { walk(st.try.steps); walk(st.try.catch); }
+    else if (typeof st.action === 'string') {
+      if (!BUILTIN_ACTIONS.includes(st.action)) out.actions.push(st.action);
+      cond(st.condition);  // a wait step's condition, or a hook step's guard
+    }
+  });
+  walk(steps);
+  cond(def.success?.conditions);
+  cond(def.failure?.conditions);
+  walk(def.failure?.recovery);
+  return out;
+}
+
 describe('packs', () => {
   const root = join(repoRoot, 'packs');
   const files = yamlTree(root);
+  const coreIntents = yamlIn(join(repoRoot, 'intents', 'core')).map((f) => basename(f, '.yaml'));
 
   test('every YAML file of packs/ is a pack.yaml, a patterns.yaml or an intents/*.yaml', (t) => {
     if (!files.length) t.diagnostic('no packs yet in packs/');
@@ -110,6 +142,29 @@ describe('packs', () => {
         assert.equal(data.intent, basename(file, '.yaml'), 'the file is named after its intent');
         const pack = join(dirname(dirname(file)), 'pack.yaml');
         assert.ok(existsSync(pack), `${rel(pack)} is missing`);
+      }
+    });
+  }
+
+  // What the pack loader resolves across files: every custom action or intent named by an action
+  // and every custom condition, in the pack's intents and hooks, exists.
+  for (const pack of files.filter((f) => basename(f) === 'pack.yaml')) {
+    test(`${rel(dirname(pack))}: custom actions, custom conditions and intents it names exist`, () => {
+      const meta = assertValid(pack);
+      const intentFiles = yamlIn(join(dirname(pack), 'intents'));
+      const intents = intentFiles.map((f) => basename(f, '.yaml'));
+      const actions = [...Object.keys(meta.custom_actions || {}), ...intents, ...coreIntents, ...BUILTIN_INTENTS];
+      const conditions = Object.keys(meta.custom_conditions || {});
+      const users = [
+        ...Object.entries(meta.hooks || {}).map(([hook, steps]) => [`hooks.${hook}`, customUses(steps)]),
+        ...intentFiles.map((f) => {
+          const def = assertValid(f);
+          return [rel(f), customUses(def.steps, def)];
+        }),
+      ];
+      for (const [where, used] of users) {
+        for (const a of used.actions) assert.ok(actions.includes(a), `${where}: action '${a}' is no custom action of the pack and no intent`);
+        for (const c of used.conditions) assert.ok(conditions.includes(c), `${where}: custom condition '${c}' is not defined in pack.yaml`);
       }
     });
   }

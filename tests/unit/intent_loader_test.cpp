@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <sstream>
 
 #include "engine/intent_loader.h"
 
@@ -36,14 +38,48 @@ std::vector<fs::path> shippedAndExamples() {
   return out;
 }
 
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// An example that declares `pack: X` is read as an intent of the valid example pack X (its
+// custom actions and conditions), as the pack loader reads a pack's intents.
+std::map<std::string, PackRuntime> examplePacks() {
+  std::map<std::string, PackRuntime> out;
+  for (const auto& f : yamlFiles("tests/schemas/valid", false)) {
+    if (f.filename().string().find(".pack.yaml") == std::string::npos) continue;
+    auto spec = parsePack(slurp(f), f.string());
+    // The example with the most custom actions stands for its name (several examples share one).
+    if (spec && (!out.count(spec->name) || spec->runtime.actions.size() > out[spec->name].actions.size())) {
+      out[spec->name] = spec->runtime;
+    }
+  }
+  return out;
+}
+
+LoadOptions optionsFor(const fs::path& f, const std::map<std::string, PackRuntime>& packs) {
+  LoadOptions o;
+  o.trusted = true;
+  std::string text = slurp(f);
+  auto pos = text.find("\npack: ");
+  if (pos != std::string::npos) {
+    std::string name = text.substr(pos + 7, text.find('\n', pos + 7) - pos - 7);
+    auto it = packs.find(name);
+    if (it != packs.end()) o.pack = &it->second;
+  }
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("every shipped core intent and every valid example loads") {
-  LoadOptions trusted;
-  trusted.trusted = true;
+  auto packs = examplePacks();
   size_t n = 0;
   for (const auto& f : shippedAndExamples()) {
-    auto def = loadIntentFile(f.string(), trusted);
+    auto def = loadIntentFile(f.string(), optionsFor(f, packs));
     INFO(f.string() << ": " << def.status().toString());
     CHECK(def.ok());
     ++n;
@@ -135,14 +171,14 @@ options: { timeout: 30s, retry: { max_attempts: 3, delay: 500ms, on: [target_not
 }
 
 TEST_CASE("export: every shipped and example definition written as YAML loads back the same") {
-  LoadOptions trusted;
-  trusted.trusted = true;
+  auto packs = examplePacks();
   size_t n = 0;
   for (const auto& f : shippedAndExamples()) {
-    auto def = loadIntentFile(f.string(), trusted);
+    LoadOptions options = optionsFor(f, packs);
+    auto def = loadIntentFile(f.string(), options);
     REQUIRE(def.ok());
     std::string yaml = definitionYaml(def->document);
-    auto again = parseIntent(yaml, "exported", trusted);
+    auto again = parseIntent(yaml, "exported", options);
     INFO(f.string() << " ->\n" << yaml << "\n" << again.status().toString());
     REQUIRE(again.ok());
     CHECK(again->document == def->document);
@@ -168,4 +204,43 @@ TEST_CASE("export: strings a plain scalar would misread stay strings") {
   CHECK(again->version == "1");
   CHECK(again->description == "true");
   CHECK(yaml.find('{') == std::string::npos);  // YAML, not the JSON it came from
+}
+
+TEST_CASE("every valid pack.yaml and patterns.yaml example loads") {
+  size_t n = 0;
+  for (const auto& f : yamlFiles("tests/schemas/valid", false)) {
+    std::string name = f.filename().string();
+    bool pack = name.find(".pack.yaml") != std::string::npos;
+    bool patterns = name.find(".patterns.yaml") != std::string::npos;
+    if (!pack && !patterns) continue;
+    Status st = pack ? parsePack(slurp(f), f.string()).status() : parsePatterns(slurp(f), f.string()).status();
+    INFO(name << ": " << st.toString());
+    CHECK(st.isOk());
+    ++n;
+  }
+  CHECK(n >= 6);
+}
+
+TEST_CASE("every invalid pack.yaml and patterns.yaml is rejected where its header says") {
+  size_t n = 0;
+  for (const auto& f : yamlFiles("tests/schemas/invalid", false)) {
+    std::string name = f.filename().string();
+    bool pack = name.find(".pack.yaml") != std::string::npos;
+    bool patterns = name.find(".patterns.yaml") != std::string::npos;
+    if (!pack && !patterns) continue;
+    std::ifstream in(f);
+    std::string header;
+    std::getline(in, header);
+    REQUIRE(header.rfind("# invalid: ", 0) == 0);
+    std::string pointer = header.substr(11, header.find(": ", 11) - 11);
+    Status st = pack ? parsePack(slurp(f), f.string()).status() : parsePatterns(slurp(f), f.string()).status();
+    INFO(name << " declares " << pointer << "; loader says: " << st.message());
+    REQUIRE_FALSE(st.isOk());
+    CHECK(st.code() == "PACK_LOAD_FAILED");
+    CHECK(st.message().find(": " + pointer + ": ") != std::string::npos);
+    // file:line:column first
+    CHECK(st.message().rfind(f.string() + ":", 0) == 0);
+    ++n;
+  }
+  CHECK(n >= 20);
 }

@@ -239,6 +239,7 @@ json sessionCapabilities(Engine engine, const WdOptions& options, const std::str
                      std::to_string(options.viewport_height)};
     if (!options.headed) args.push_back("--headless");
     if (!profile_dir.empty()) args.push_back("--user-data-dir=" + profile_dir);
+    for (const auto& a : options.extra_args) args.push_back(a);
     json chrome = {{"args", args}};
     if (!browser_binary.empty()) chrome["binary"] = browser_binary;
     if (!downloads_dir.empty()) {

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -21,6 +22,7 @@ struct WdOptions {
   std::string remote_url;      // --webdriver-url: attach to this remote end, start nothing
   nlohmann::json extra_capabilities = nlohmann::json::object();  // merged into alwaysMatch
   bool headed = false;
+  std::vector<std::string> extra_args;  // --browser-arg: more Chromium switches
   int viewport_width = 1280;
   int viewport_height = 800;
   std::string downloads_dir;   // where downloads land (default: a temp dir per session)
