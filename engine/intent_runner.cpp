@@ -962,10 +962,6 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
     }
   }
   (void)verified;
-  if (!st && st.code() != codes::kCancelled) {
-    Status he = hook("on_error");
-    if (!he) run.log(he.message());
-  }
   // Extract results (§3.1 success.extract).
   if (st) {
     for (const auto& [name, ex] : def.extract) {
@@ -1002,6 +998,11 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
       if (value.size() > 200) value = value.substr(0, 200) + "…";
       run.result.push_back(name + ": " + value);
     }
+  }
+
+  if (!st && st.code() != codes::kCancelled) {
+    Status he = hook("on_error");
+    if (!he) run.log(he.message());
   }
 
   // Respond (§10).

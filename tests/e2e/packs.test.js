@@ -193,6 +193,15 @@ custom_conditions:
     implementation:
       type: pattern_check
       patterns: [login_form]
+hooks:
+  before_intent:
+    - action: observe
+  after_navigate:
+    - action: wait
+      condition: { pattern_exists: login_form }
+      timeout: 5s
+  on_error:
+    - action: screenshot
 `,
     'intents/run_script.yaml': 'intent: run_script\nversion: 1\nsteps:\n  - action: execute\n    script: "return document.title"\n',
     'intents/custom_js.yaml': 'intent: custom_js\nversion: 1\nsteps:\n  - action: page_title\n',
@@ -215,6 +224,8 @@ describe('pack trust (§13.3)', () => {
     assert.match(installed, /127\.0\.0\.1 v1\.0\.0 \(community\)/);
     const page = await ok('goto', { url: `http://127.0.0.1:${fixturePort()}/login.html` });
     assert.match(page, /Loading intent pack: 127\.0\.0\.1 \(v1\.0\.0, community\)/);
+    // §12.3 hooks: after_navigate ran after the goto, before_intent and on_error around an intent.
+    assert.match(page, /# hooks\nafter_navigate \(127\.0\.0\.1\): /);
     await ok('type', { target: 'css(#password)', text: 'planted-secret-1' });
     const cases = [
       ['run_script', /step 0 \(execute\) refused: execute runs a script: pack 127\.0\.0\.1 is a community pack/],
@@ -230,6 +241,8 @@ describe('pack trust (§13.3)', () => {
       assert.match(r.body, why, name);
       assert.match(r.body, /pack install <folder\|archive> --trusted/, `${name} says how to grant trust`);
       assert.doesNotMatch(r.body, /planted-secret-1/);
+      assert.match(r.body, /before_intent hook \(127\.0\.0\.1\)\nobserve\n/, `${name}: before_intent ran first`);
+      assert.match(r.body, /on_error hook \(127\.0\.0\.1\)\nscreenshot/, `${name}: on_error ran after the failure`);
     }
     assert.match(await ok('url'), /127\.0\.0\.1/, 'leave_site did not navigate');
     assert.equal(fs.readdirSync(process.cwd()).filter((f) => f.startsWith('lscope-shot-')).length, 0, 'no file written');
