@@ -9,7 +9,8 @@ packages=(g++ cmake ninja-build ccache pkg-config
   libwebsocketpp-dev libasio-dev libspdlog-dev doctest-dev libcli11-dev libre2-dev
   chromium chromium-driver
   wpewebkit-driver cog           # WPE WebKit behind WebDriver (lscope-e)
-  openjdk-17-jre-headless)       # Selenium Grid in the tests
+  openjdk-17-jre-headless        # Selenium Grid in the tests
+  openssl)                       # the site copies' HTTPS certificate in the pack tests
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 
