@@ -250,7 +250,9 @@ Result<std::shared_ptr<const Pack>> loadPack(const std::string& dir_str, const s
   if (shipped) {
     pack->trust = "builtin";
   } else {
-    std::string mark = readSmallFile(dir / kTrustFile);
+    // Only pack install writes the mark, and only in the user's pack folder: a mark a pack
+    // brings along elsewhere (--packs DIR) grants nothing (§13.3).
+    std::string mark = source == "user" ? readSmallFile(dir / kTrustFile) : "";
     pack->trust = mark.rfind("trusted", 0) == 0 ? "trusted" : "community";
   }
   if (fs::exists(dir / kOriginFile, ec)) {

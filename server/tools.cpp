@@ -67,10 +67,11 @@ ToolDef toolFor(const CommandSpec& c, bool in_default) {
 std::vector<ToolDef> buildAll(const std::vector<std::shared_ptr<const IntentEntry>>& intents) {
   std::vector<ToolDef> tools;
   // Intents first: they do the most per call. Core (shipped YAML) intents are reached through
-  // `intent` by default; built-in, user and session intents are tools of their own.
+  // `intent` by default; built-in, user, pack and session intents are tools of their own.
   for (const auto& e : intents) {
     if (findCommand(e->def->name)) continue;  // a command of the same name wins
-    bool listed = e->def->tier == "user" || e->def->tier == "session" ||
+    // A site pack's intents are listed while the pack is loaded (on its site, §9.6).
+    bool listed = e->def->tier == "user" || e->def->tier == "session" || e->def->tier == "pack" ||
                   std::find_if(std::begin(kDefaultIntents), std::end(kDefaultIntents),
                                [&](const char* n) { return e->def->name == n; }) != std::end(kDefaultIntents);
     tools.push_back(toolFor(e->spec, listed));

@@ -327,3 +327,21 @@ describe('pack install and invalid packs', () => {
     assert.match(list, /github\.com \(v1\.0\.0, builtin\)/);
   });
 });
+
+describe('the default tool profile', () => {
+  it('lists a pack\'s intents as tools while the agent is on its site', async () => {
+    const { client: c } = await connect(['--browser-arg=--ignore-certificate-errors',
+      `--browser-arg=--host-resolver-rules=${sites.hostRules}`], { env: { HOME: home } });
+    try {
+      const names = async () => (await c.listTools()).tools.map((t) => t.name);
+      assert.ok(!(await names()).includes('sign_in'));
+      await c.callTool({ name: 'goto', arguments: { url: 'https://github.com/login' } });
+      assert.ok((await names()).includes('sign_in'), 'sign_in is listed on github.com');
+      await c.callTool({ name: 'goto', arguments: { url: 'https://en.wikipedia.org/wiki/Main_Page' } });
+      const now = await names();
+      assert.ok(!now.includes('sign_in') && now.includes('search_wikipedia'), 'the list follows the site');
+    } finally {
+      await c.close();
+    }
+  });
+});
