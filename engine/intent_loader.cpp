@@ -15,6 +15,8 @@
 #include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
+#include "engine/files.h"
+
 namespace lscope {
 
 const ParamDef* IntentDef::param(const std::string& n) const {
@@ -231,6 +233,20 @@ class Builder {
       return fail(path, what + " " + quoteJs(v) + " is not lower_snake_case (^[a-z][a-z0-9_]*$)");
     }
     out = v.get<std::string>();
+    return true;
+  }
+
+  // The document's /version: a dotted numeric version ("1.2.0"); YAML may read 1 or 1.2 as numbers.
+  bool version(const json& doc, std::string& out) {
+    if (!doc.contains("version")) return fail("/version", "no version");
+    const json& ver = doc["version"];
+    if (ver.is_number() && ver.get<double>() >= 0) {
+      out = ver.is_number_integer() ? std::to_string(ver.get<long long>()) : ver.dump();
+    } else if (ver.is_string() && std::regex_match(ver.get<std::string>(), kVersion)) {
+      out = ver.get<std::string>();
+    } else {
+      return fail("/version", quoteJs(ver) + " is not a dotted numeric version");
+    }
     return true;
   }
 
@@ -948,15 +964,7 @@ class Builder {
     }
     if (!doc.contains("intent")) return fail("/intent", "no intent name");
     if (!name(doc["intent"], "/intent", def.name, "intent name")) return false;
-    if (!doc.contains("version")) return fail("/version", "no version");
-    const json& ver = doc["version"];
-    if (ver.is_number() && ver.get<double>() >= 0) {
-      def.version = ver.is_number_integer() ? std::to_string(ver.get<long long>()) : ver.dump();
-    } else if (ver.is_string() && std::regex_match(ver.get<std::string>(), kVersion)) {
-      def.version = ver.get<std::string>();
-    } else {
-      return fail("/version", quoteJs(ver) + " is not a dotted numeric version");
-    }
+    if (!version(doc, def.version)) return false;
     if (!doc.contains("steps")) return fail("/steps", "no steps (intent, version and steps are required)");
     for (const char* k : {"description", "author"}) {
       if (doc.contains(k) && !doc[k].is_string()) return fail(std::string("/") + k, std::string(k) + " is a text");
@@ -1220,15 +1228,7 @@ class Builder {
       return fail("/pack", "pack name " + quoteJs(doc["pack"]) + " is not a domain-like name (github.com)");
     }
     out.name = doc["pack"].get<std::string>();
-    if (!doc.contains("version")) return fail("/version", "no version");
-    const json& ver = doc["version"];
-    if (ver.is_number() && ver.get<double>() >= 0) {
-      out.version = ver.is_number_integer() ? std::to_string(ver.get<long long>()) : ver.dump();
-    } else if (ver.is_string() && std::regex_match(ver.get<std::string>(), kVersion)) {
-      out.version = ver.get<std::string>();
-    } else {
-      return fail("/version", quoteJs(ver) + " is not a dotted numeric version (1.2.0)");
-    }
+    if (!version(doc, out.version)) return false;
     for (const char* k : {"description", "author", "license"}) {
       if (doc.contains(k) && !doc[k].is_string()) return fail(std::string("/") + k, std::string(k) + " is a text");
     }
@@ -1430,28 +1430,6 @@ class Builder {
 
 }  // namespace
 
-Result<json> parseYamlDocument(const std::string& text, const std::string& file) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    return Status(codes::kPackLoadFailed,
-                  file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                      ": not valid YAML: " + e.msg,
-                  "check the indentation and quotes around that place");
-  }
-  Marks marks;
-  Converter conv(file, marks);
-  json doc;
-  if (!conv.convert(root, "", doc)) {
-    return Status(codes::kPackLoadFailed,
-                  file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
-                      std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
-                  "remove the repeated key");
-  }
-  return doc;
-}
-
 namespace {
 
 // YAML text -> JSON with marks; errors carry `code`.
@@ -1479,6 +1457,15 @@ bool convertYaml(const std::string& text, const std::string& file, const char* c
 }
 
 }  // namespace
+
+Result<json> parseYamlDocument(const std::string& text, const std::string& file) {
+  Marks marks;
+  json doc;
+  Status error;
+  if (!convertYaml(text, file, codes::kPackLoadFailed, marks, doc, error)) return error;
+  return doc;
+}
+
 
 Result<PackSpec> parsePack(const std::string& text, const std::string& file) {
   Marks marks;
@@ -1511,33 +1498,11 @@ Result<json> parsePatterns(const std::string& text, const std::string& file) {
   return rules;
 }
 
-Result<std::string> readTextFile(const std::string& path, const char* code) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return Status(code, "cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    return Status(codes::kDefinitionInvalid,
-                  file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                      ": not valid YAML: " + e.msg,
-                  "check the indentation and quotes around that place");
-  }
   Marks marks;
-  Converter conv(file, marks);
   json doc;
-  if (!conv.convert(root, "", doc)) {
-    return Status(codes::kDefinitionInvalid,
-                  file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
-                      std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
-                  "remove the repeated key");
-  }
+  Status error;
+  if (!convertYaml(text, file, codes::kDefinitionInvalid, marks, doc, error)) return error;
   IntentDef def;
   Builder b(file, marks, options);
   if (!b.build(doc, def)) return b.status;
@@ -1596,11 +1561,9 @@ std::string definitionYaml(const json& document) {
 }
 
 Result<IntentDef> loadIntentFile(const std::string& path, const LoadOptions& options) {
-  std::ifstream in(path);
-  if (!in) return Status(codes::kDefinitionInvalid, "cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseIntent(ss.str(), path, options);
+  auto text = readTextFile(path, codes::kDefinitionInvalid);
+  if (!text) return text.status();
+  return parseIntent(*text, path, options);
 }
 
 DirectoryLoad loadIntentDirectory(const std::string& dir, const LoadOptions& options) {

@@ -35,8 +35,7 @@ Result<PackSpec> parsePack(const std::string& text, const std::string& file);
 // A patterns.yaml (§9.3; schemas/patterns-v1.json) as the scanner's pattern_rules: one object
 // per pattern with its "name". Errors as parsePack's.
 Result<nlohmann::json> parsePatterns(const std::string& text, const std::string& file);
-// Reads a file whole; an error names it.
-Result<std::string> readTextFile(const std::string& path, const char* code);
+
 
 // A YAML (or JSON) document as JSON; errors are PACK_LOAD_FAILED with "file:line:column: why".
 Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::string& file);

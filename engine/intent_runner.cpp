@@ -6,8 +6,6 @@
 #include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 
 #include <re2/re2.h>
 #include <spdlog/spdlog.h>
@@ -15,6 +13,7 @@
 #include "engine/builtins/builtins.h"
 #include "engine/commands.h"
 #include "engine/expression.h"
+#include "engine/files.h"
 #include "engine/intent_run.h"
 #include "engine/observation.h"
 #include "engine/packs.h"
@@ -183,6 +182,23 @@ Status refused(const IntentDef& def, const std::string& what) {
 }
 
 bool sandboxed(const IntentDef& def) { return def.pack_runtime && !def.pack_runtime->trusted; }
+
+// The page-side call of a pack's JavaScript (§12.1, §12.2): `fn` gets the arguments of
+// `call` and a context {url, host, patterns, cookie(name)}; the script's arguments[0] is the
+// names of the patterns on the page, arguments[1] a custom action's params.
+std::string packScript(const std::string& code, const std::string& call) {
+  return "const fn = (" + code + ");\n"
+         "const context = {url: location.href, host: location.hostname, patterns: arguments[0],\n"
+         "  cookie(n) { const m = document.cookie.split('; ').find((c) => c.startsWith(n + '='));\n"
+         "    return m ? decodeURIComponent(m.slice(n.length + 1)) : null; }};\n"
+         "return " + call + ";";
+}
+
+json patternNames(const PageScan& scan) {
+  json names = json::array();
+  for (const auto& p : scan.patterns) names.push_back(p.name);
+  return names;
+}
 
 class Executor {
  public:
@@ -441,15 +457,8 @@ Status Executor::runCustomAction(const StepDef& s) {
   auto it = actions.find(name);
   if (it == actions.end()) return Status(codes::kStepFailed, "no custom action " + name);
   json params = bindValue(s.args.value("params", json::object()), run_);
-  json patterns = json::array();
-  for (const auto& p : run_.scan.patterns) patterns.push_back(p.name);
-  std::string script =
-      "const fn = (" + it->second.code + ");\n"
-      "const context = {url: location.href, host: location.hostname, patterns: arguments[1],\n"
-      "  cookie(n) { const m = document.cookie.split('; ').find((c) => c.startsWith(n + '='));\n"
-      "    return m ? decodeURIComponent(m.slice(n.length + 1)) : null; }};\n"
-      "return fn(arguments[0], context);";
-  auto r = run_.page.scanner().execute(script, json::array({params, patterns}));
+  auto r = run_.page.scanner().execute(packScript(it->second.code, "fn(arguments[1], context)"),
+                                       json::array({patternNames(run_.scan), params}));
   if (!r) return r.status();
   run_.vars["result"] = *r;
   run_.log(name + (r->is_null() ? "" : " → " + (r->is_string() ? r->get<std::string>().substr(0, 80) : r->dump().substr(0, 80))));
@@ -471,11 +480,7 @@ Result<bool> Executor::customCondition(const ConditionDef& c) {
     return true;
   }
   if (sandboxed(run_.def)) return refused(run_.def, "custom condition " + name + " runs a script");
-  json patterns = json::array();
-  for (const auto& p : run_.scan.patterns) patterns.push_back(p.name);
-  std::string script = "const fn = (" + it->second.code + ");\n"
-                       "return !!(fn({url: location.href, host: location.hostname, patterns: arguments[0]}));";
-  auto r = run_.page.scanner().execute(script, json::array({patterns}));
+  auto r = run_.page.scanner().execute(packScript(it->second.code, "!!fn(context)"), json::array({patternNames(run_.scan)}));
   if (!r) return r.status();
   return r->is_boolean() && r->get<bool>();
 }
@@ -676,13 +681,7 @@ Status Executor::runActionOnce(const StepDef& s) {
     for (auto pos = out.find("{timestamp}"); pos != std::string::npos; pos = out.find("{timestamp}")) {
       out.replace(pos, 11, stamp);
     }
-    std::error_code ec;
-    std::filesystem::path path(out);
-    if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f << base64Decode(*png);
-    f.close();
-    if (!f) return Status(codes::kStepFailed, "cannot write " + out);
+    if (!writeFile(out, base64Decode(*png))) return Status(codes::kStepFailed, "cannot write " + out);
     run_.log("screenshot → " + out);
     return Status::ok();
   }

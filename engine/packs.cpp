@@ -14,11 +14,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
-#include <random>
 #include <regex>
 #include <set>
 #include <sstream>
 
+#include "engine/files.h"
 #include "engine/intent_loader.h"
 
 namespace lscope {
@@ -52,11 +52,10 @@ std::vector<fs::path> expandFiles(const fs::path& dir, const std::string& patter
   return out;
 }
 
-std::string readSmallFile(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// A pack folder's bookkeeping file (trust mark, origin), "" when absent.
+std::string readMark(const fs::path& p) {
+  auto text = readTextFile(p.string(), codes::kPackLoadFailed);
+  return text ? *text : "";
 }
 
 // Numeric comparison of dotted versions: <0, 0, >0.
@@ -92,16 +91,6 @@ int runProgram(const std::vector<std::string>& argv) {
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string tempDir(const std::string& prefix) {
-  std::random_device rd;
-  for (int i = 0; i < 16; ++i) {
-    fs::path p = fs::temp_directory_path() / (prefix + std::to_string(rd()));
-    std::error_code ec;
-    if (fs::create_directory(p, ec)) return p.string();
-  }
-  return "";
 }
 
 // An archive may hold only folders and regular files inside the pack (no links, devices).
@@ -190,6 +179,12 @@ bool hostMatches(const std::string& glob, const std::string& host) {
 
 // --- Pack --------------------------------------------------------------------------------------
 
+std::string Pack::intentNames() const {
+  std::string names;
+  for (const auto& e : intents) names += (names.empty() ? "" : ", ") + e->def->name;
+  return names;
+}
+
 bool Pack::everySite() const {
   return std::find(spec.domains.begin(), spec.domains.end(), "*") != spec.domains.end();
 }
@@ -252,11 +247,11 @@ Result<std::shared_ptr<const Pack>> loadPack(const std::string& dir_str, const s
   } else {
     // Only pack install writes the mark, and only in the user's pack folder: a mark a pack
     // brings along elsewhere (--packs DIR) grants nothing (§13.3).
-    std::string mark = source == "user" ? readSmallFile(dir / kTrustFile) : "";
+    std::string mark = source == "user" ? readMark(dir / kTrustFile) : "";
     pack->trust = mark.rfind("trusted", 0) == 0 ? "trusted" : "community";
   }
   if (fs::exists(dir / kOriginFile, ec)) {
-    json o = json::parse(readSmallFile(dir / kOriginFile), nullptr, false);
+    json o = json::parse(readMark(dir / kOriginFile), nullptr, false);
     if (o.is_object()) pack->origin = o.value("index", "");
   }
   auto runtime = std::make_shared<PackRuntime>(pack->spec.runtime);
@@ -469,7 +464,7 @@ Result<std::shared_ptr<const Pack>> PackManager::installFolder(const std::string
 
 Result<std::shared_ptr<const Pack>> PackManager::installArchive(const std::string& file, const InstallOptions& o,
                                                                 const std::string& origin) {
-  std::string tmp = tempDir("lscope-pack-");
+  std::string tmp = makeTempDir("lscope-pack-");
   if (tmp.empty()) return packError("cannot create a temporary folder");
   // GNU tar refuses members with ".." and strips leading "/"; links are refused below.
   int rc = runProgram({"tar", "-xzf", file, "-C", tmp, "--no-same-owner", "--no-same-permissions"});
@@ -531,11 +526,11 @@ Result<std::shared_ptr<const Pack>> PackManager::installFromIndex(const std::str
     return packError("the archive " + archive + " does not match the index's sha256 (got " + got + ")",
                      "the index or the archive was changed; nothing was installed");
   }
-  std::string tmp = tempDir("lscope-dl-");
+  std::string tmp = makeTempDir("lscope-dl-");
   if (tmp.empty()) return packError("cannot create a temporary folder");
   std::string file = tmp + "/pack.tar.gz";
-  std::ofstream(file, std::ios::binary) << *bytes;
-  auto out = installArchive(file, o, url);
+  auto out = writeFile(file, *bytes) ? installArchive(file, o, url)
+                                     : Result<std::shared_ptr<const Pack>>(packError("cannot write " + file));
   std::error_code ec;
   fs::remove_all(tmp, ec);
   return out;
@@ -562,9 +557,7 @@ Result<std::shared_ptr<const Pack>> PackManager::update(const std::string& name)
     o.name = name;
     o.force = true;
     o.trusted = current->trust == "trusted";
-    auto r = installFromIndex(current->origin, o);
-    if (!r) return r.status();
-    return r;
+    return installFromIndex(current->origin, o);
   }
   reload();
   auto now = find(name);

@@ -30,6 +30,7 @@ struct Pack {
 
   const std::string& name() const { return spec.name; }
   bool trusted() const { return trust != "community"; }
+  std::string intentNames() const;  // "create_issue, sign_in" (file order)
   bool everySite() const;  // domains ["*"]: patterns found anywhere (consent managers)
   // Hosts the pack serves: its domains, else the hosts of its auto_load URLs.
   std::vector<std::string> hosts() const;

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -16,6 +15,7 @@
 #include "engine/builtins/builtins.h"
 #include "engine/commands.h"
 #include "engine/define_shorthand.h"
+#include "engine/files.h"
 #include "engine/intent_loader.h"
 #include "engine/observation.h"
 #include "engine/page_commands.h"
@@ -137,12 +137,7 @@ Response Session::execute(const Command& original, const CallContext& context) {
     takePackNotes(r);
     if (url != url_before && !urlHost(url).empty()) {
       // §12.3 after_navigate, for each loaded pack that serves the new page.
-      std::vector<std::shared_ptr<const Pack>> active;
-      {
-        std::lock_guard<std::mutex> lock(intents_mu_);
-        active = active_packs_;
-      }
-      for (const auto& p : active) {
+      for (const auto& p : activePacks()) {
         if (!p->runtime->hooks.count("after_navigate") || !p->servesHost(urlHost(url))) continue;
         Response h = runPackHook(*this, page, p->runtime, "after_navigate");
         for (const auto& [title, lines] : h.sections) {
@@ -440,11 +435,7 @@ Response Session::doExport(const Command& c) {
   }
   std::error_code ec;
   fs::path target = fs::absolute(path, ec);
-  if (target.has_parent_path()) fs::create_directories(target.parent_path(), ec);
-  std::ofstream out(target, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
+  if (!writeFile(target.string(), text)) {
     return errorResponse("export", Status(codes::kParameterInvalid, "cannot write " + target.string(),
                                           "give a writable path with --to"));
   }
@@ -521,11 +512,7 @@ void Session::syncPacks(const std::string& url) {
     const std::string& n = p->name();
     if (packs_by_hand_.count(n) || (!packs_unloaded_.count(n) && p->autoLoads(url))) want.push_back(p);
   }
-  std::vector<std::shared_ptr<const Pack>> before;
-  {
-    std::lock_guard<std::mutex> lock(intents_mu_);
-    before = active_packs_;
-  }
+  auto before = activePacks();
   auto has = [](const std::vector<std::shared_ptr<const Pack>>& v, const std::shared_ptr<const Pack>& p) {
     return std::any_of(v.begin(), v.end(), [&](const auto& x) { return x == p; });
   };
@@ -551,8 +538,7 @@ void Session::syncPacks(const std::string& url) {
   }
   for (const auto& p : want) {
     if (has(before, p)) continue;
-    std::string names;
-    for (const auto& e : p->intents) names += (names.empty() ? "" : ", ") + e->def->name;
+    std::string names = p->intentNames();
     pack_notes_.push_back("Loading intent pack: " + p->name() + " (v" + p->spec.version + ", " + p->trust + ")" +
                           (names.empty() ? "" : ": " + names));
     // A name the pack shares with another tier: say once which one runs (§2, §11.1 tier_priority).
@@ -575,7 +561,11 @@ void Session::syncPacks(const std::string& url) {
       }
     }
   }
-  if (!packs_by_hand_.empty() || !packs_unloaded_.empty()) applyPackRules();
+}
+
+std::vector<std::shared_ptr<const Pack>> Session::activePacks() const {
+  std::lock_guard<std::mutex> lock(intents_mu_);
+  return active_packs_;
 }
 
 void Session::takePackNotes(Response& r) {
@@ -586,11 +576,7 @@ void Session::takePackNotes(Response& r) {
 Response Session::doPacks(const Command& c) {
   if (!options_.packs) return errorResponse("packs", Status(codes::kUnsupported, "this server has no site packs"));
   if (c.args.value("reload", false)) options_.packs->reload();
-  std::vector<std::shared_ptr<const Pack>> active;
-  {
-    std::lock_guard<std::mutex> lock(intents_mu_);
-    active = active_packs_;
-  }
+  auto active = activePacks();
   Response r = okResponse("packs");
   json list = json::array();
   for (const auto& p : options_.packs->packs()) {
@@ -600,7 +586,7 @@ Response Session::doPacks(const Command& c) {
     if (p->everySite()) {
       detail = std::to_string(p->rules.size()) + " patterns";
     } else if (loaded) {
-      for (const auto& e : p->intents) detail += (detail.empty() ? "" : ", ") + e->def->name;
+      detail = p->intentNames();
     } else if (!p->spec.auto_load.empty()) {
       detail = "auto-loads on " + p->spec.auto_load[0];
     }
@@ -662,8 +648,9 @@ Response Session::doPack(const Command& c) {
     auto dir = writePackTemplate(name, options_.packs->installDir());
     if (!dir) return fail(dir.status());
     options_.packs->reload();
-    done = options_.packs->find(name) ? Result<std::shared_ptr<const Pack>>(options_.packs->find(name))
-                                      : Result<std::shared_ptr<const Pack>>(Status(codes::kPackLoadFailed, "the new pack did not load"));
+    auto made = options_.packs->find(name);
+    done = made ? Result<std::shared_ptr<const Pack>>(made)
+                : Result<std::shared_ptr<const Pack>>(Status(codes::kPackLoadFailed, "the new pack did not load"));
   } else {
     return fail(Status(codes::kParameterInvalid, "pack " + action + "?", "pack load|unload|update|install|new <name>"));
   }
@@ -671,11 +658,7 @@ Response Session::doPack(const Command& c) {
   const Pack& p = **done;
   Response r = okResponse("pack", action + " " + p.name());
   r.add("pack", p.name() + " v" + p.spec.version + " (" + p.trust + ") in " + p.dir);
-  if (!p.intents.empty()) {
-    std::string names;
-    for (const auto& e : p.intents) names += (names.empty() ? "" : ", ") + e->def->name;
-    r.add("pack", "intents: " + names);
-  }
+  if (!p.intents.empty()) r.add("pack", "intents: " + p.intentNames());
   if (!p.spec.auto_load.empty()) r.add("pack", "auto-loads on " + p.spec.auto_load[0]);
   describe(r, p);
   // A pack that changed under a loaded name takes effect now.

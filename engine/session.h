@@ -90,6 +90,7 @@ class Session : private IntentHost {
   void syncPacks(const std::string& url);
   void applyPackRules();
   void takePackNotes(Response& r);
+  std::vector<std::shared_ptr<const Pack>> activePacks() const;
   Response doPacks(const Command& c);
   Response doPack(const Command& c);
 

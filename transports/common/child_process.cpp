@@ -243,14 +243,6 @@ void waitGroupGone(pid_t pgid, Deadline deadline) {
 
 }  // namespace
 
-std::string makeTempDir(const std::string& prefix) {
-  std::string tmpl = prefix.find('/') != std::string::npos
-                         ? prefix + "XXXXXX"
-                         : (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
-  if (!::mkdtemp(tmpl.data())) return {};
-  return tmpl;
-}
-
 void ChildProcess::terminate(Millis grace) {
   pid_t pid;
   {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/deadline.h"
+#include "engine/files.h"  // makeTempDir, for the backends
 #include "engine/status.h"
 
 namespace lscope {
@@ -51,9 +52,6 @@ class ChildProcess {
   std::shared_ptr<State> state_;
 };
 
-// Creates a fresh private directory named prefix + six random characters (under the system's
-// temporary directory unless `prefix` is a path). Returns its path, or "" on failure.
-std::string makeTempDir(const std::string& prefix);
 
 // Finds an executable: a path containing '/' is checked as is; a bare name is searched on PATH.
 // Returns the empty string when not found.

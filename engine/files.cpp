@@ -1,0 +1,38 @@
+// File helpers (engine/files.h).
+#include "engine/files.h"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace lscope {
+
+Result<std::string> readTextFile(const std::string& path, const char* code) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return Status(code, "cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool writeFile(const std::string& path, const std::string& bytes) {
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << bytes;
+  out.close();
+  return static_cast<bool>(out);
+}
+
+std::string makeTempDir(const std::string& prefix) {
+  std::string tmpl = prefix.find('/') != std::string::npos
+                         ? prefix + "XXXXXX"
+                         : (std::filesystem::temp_directory_path() / (prefix + "XXXXXX")).string();
+  if (!::mkdtemp(tmpl.data())) return {};
+  return tmpl;
+}
+
+}  // namespace lscope

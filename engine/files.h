@@ -1,0 +1,21 @@
+// Small file helpers shared by the engine and the transports: reading a file whole, writing one
+// (with its folders), and a fresh private temporary folder.
+#pragma once
+
+#include <string>
+
+#include "engine/status.h"
+
+namespace lscope {
+
+// Reads a file whole; an error (with `code`) names it.
+Result<std::string> readTextFile(const std::string& path, const char* code);
+
+// Writes `bytes` to `path`, creating its folders; false when it cannot.
+bool writeFile(const std::string& path, const std::string& bytes);
+
+// Creates a fresh private directory named prefix + six random characters (under the system's
+// temporary directory unless `prefix` is a path). Returns its path, or "" on failure.
+std::string makeTempDir(const std::string& prefix);
+
+}  // namespace lscope
