@@ -27,6 +27,7 @@
 #include "server/tools.h"
 #include "transports/cdp/cdp_backend.h"
 #include "transports/common/child_process.h"
+#include "transports/extension/ext_backend.h"
 #include "transports/webdriver/wd_backend.h"
 
 namespace {
@@ -53,6 +54,10 @@ struct Options {
   std::string pack_new_domain;           // pack new <domain>
   std::string pack_new_dir;              // pack new --dir DIR
   std::string config_file;        // --config
+  int extension_port = 9217;       // --extension-port
+  std::string extension_id;        // --extension-id
+  bool extension_launch = false;   // --extension-launch
+  bool pair_new = false;           // pair --new
   std::string script;  // run FILE|-
   std::string http;    // serve --http HOST:PORT
   std::string auth_token;
@@ -70,6 +75,14 @@ void presetFromProgramName(const std::string& argv0, Options& o) {
   } else if (base == "lscope-r") {
     o.backend = "extension";
   }
+}
+
+std::string shippedDir(const std::string& installed_rel, const std::string& source_rel);
+std::string homeDir();
+
+// The extension's pairing secret: ~/.lemmascope/extension-token (0600).
+std::string extensionTokenFile() {
+  return (homeDir().empty() ? std::string(".") : homeDir()) + "/.lemmascope/extension-token";
 }
 
 lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
@@ -105,10 +118,17 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     }
     return lscope::wd::makeWebDriverBackendFactory(wd);
   }
-  return lscope::Status(lscope::codes::kUnsupported,
-                        "the extension backend (lscope-r, --backend extension) is not available yet: "
-                        "driving your own browser through the Lemmascope extension comes in a later release",
-                        "use lscope-h (headless Chromium over CDP) or lscope-e (WebDriver with WPE WebKit) meanwhile");
+  lscope::ext::ExtensionOptions ext;
+  ext.port = o.extension_port;
+  ext.token_file = extensionTokenFile();
+  ext.extension_dir = shippedDir("extension", "transports/extension/chrome");
+  ext.extension_id = o.extension_id;
+  ext.launch = o.extension_launch;
+  ext.browser = o.browser;
+  ext.headed = o.headed;
+  ext.extra_args = o.browser_args;
+  ext.announce = [](const std::string& line) { std::cerr << "lscope: " << line << std::endl; };
+  return lscope::ext::makeExtensionBackendFactory(ext);
 }
 
 std::shared_ptr<lscope::SecretStore> g_secrets = std::make_shared<lscope::SecretStore>();
@@ -258,6 +278,29 @@ int serveHttp(BackendFactory* factory, const Options& o) {
   return 0;
 }
 
+// lscope pair: the code to paste into the extension's popup, and the link that does it.
+int printPairing(const Options& o) {
+  auto token = lscope::ext::loadOrCreateToken(extensionTokenFile(), o.pair_new);
+  if (!token) {
+    std::cerr << "lscope: " << token.status().message() << "\n";
+    return 2;
+  }
+  std::string dir = shippedDir("extension", "transports/extension/chrome");
+  std::string id = o.extension_id;
+  if (id.empty()) {
+    auto found = lscope::ext::extensionIdOf(dir);
+    if (found) id = *found;
+  }
+  std::string code = lscope::ext::pairingCode(o.extension_port, *token);
+  std::cout << code << "\n";
+  std::cerr << "Paste this code into the Lemmascope extension's popup (its toolbar button), or open\n"
+            << "  chrome-extension://" << (id.empty() ? "<extension id>" : id) << "/pair.html#" << code << "\n"
+            << "in the browser where the extension is installed (unpacked from " << dir << ").\n"
+            << (o.pair_new ? "Extensions paired before can no longer connect.\n" : "")
+            << "Then start lscope-r (or lscope --backend extension) as your MCP server.\n";
+  return 0;
+}
+
 int printTools(const Options& o) {
   std::vector<std::shared_ptr<const lscope::IntentEntry>> intents;
   if (g_registry) {
@@ -306,6 +349,9 @@ int main(int argc, char** argv) {
   app.add_option("--packs", o.pack_dirs, "also load site packs from DIR (repeatable; community trust)");
   app.add_option("--browser-arg", o.browser_args, "an extra Chromium command-line switch (repeatable)");
   app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
+  app.add_option("--extension-port", o.extension_port, "extension backend: the loopback port the extension connects to (default 9217; 0: any)");
+  app.add_option("--extension-id", o.extension_id, "extension backend: the id of your build of the extension (default: the shipped one's)");
+  app.add_flag("--extension-launch", o.extension_launch, "extension backend: start a fresh Chromium with the extension loaded and paired (demos, tests)");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 
@@ -324,7 +370,9 @@ int main(int argc, char** argv) {
   pack_new->add_option("domain", o.pack_new_domain, "the site's domain, e.g. example.com")->required();
   pack_new->add_option("--dir", o.pack_new_dir, "parent folder (default ~/.lemmascope/packs)");
   pack->require_subcommand(1);
-  for (auto* sub : {serve, run, repl, tools, scanner, pack}) sub->fallthrough();
+  auto* pair = app.add_subcommand("pair", "print the code that pairs the Lemmascope extension (lscope-r) with this computer");
+  pair->add_flag("--new", o.pair_new, "make a new code: extensions paired before can no longer connect");
+  for (auto* sub : {serve, run, repl, tools, scanner, pack, pair}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -388,6 +436,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (tools->parsed()) return printTools(o);
+  if (pair->parsed()) return printPairing(o);
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
   if (!catalog) {
     std::cerr << "lscope: " << catalog.status().message() << "\n" << catalog.status().hint() << "\n";

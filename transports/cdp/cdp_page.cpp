@@ -181,6 +181,13 @@ CdpPage::Target* CdpPage::targetBySession(const std::string& session_id) {
 // --- navigation -------------------------------------------------------------------------
 
 Status CdpPage::navigate(const std::string& url, Deadline deadline) {
+  bool tabless;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    tabless = !crashed_ && !activeTarget();
+  }
+  // Every tab was closed under us (by the user, or a page): a goto opens a fresh one.
+  if (tabless) return newTab(url, deadline).status();
   auto r = call("Page.navigate", {{"url", url}}, deadline);
   if (!r) return r.status();
   if (r->contains("errorText") && !(*r)["errorText"].get<std::string>().empty()) {
@@ -703,6 +710,8 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
       t->main_frame_id = id;
       t->url = frame.value("url", "");
       ++t->navigations;
+    } else if (t->is_frame && id == t->main_frame_id) {
+      t->url = frame.value("url", "");  // an out-of-process frame's own document
     }
   } else if (method == "Page.navigatedWithinDocument") {
     if (params.value("frameId", "") == t->main_frame_id) {

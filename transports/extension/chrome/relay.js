@@ -1,0 +1,402 @@
+// Lemmascope relay: the extension's service worker.
+//
+// After pairing it keeps one WebSocket to the Lemmascope server on 127.0.0.1 and relays DevTools
+// Protocol messages between the server and the agent's own tabs through chrome.debugger. The
+// browser-level Target domain the server speaks (create, attach, close, list tabs; browser
+// contexts) is emulated over the tabs API: a "browser context" is a tab group of the agent's
+// own, and only tabs the agent opened (or that they opened) are ever attached or listed. The
+// user's other tabs are never touched.
+//
+// Wire format (JSON text frames), CDP-shaped:
+//   server -> extension  {id, method, params, sessionId?}
+//   extension -> server  {id, result} | {id, error: {code, message}} | {method, params, sessionId?}
+// A tab's session id is "tab-<tabId>"; out-of-process iframes keep the browser's own session ids.
+'use strict';
+
+const PROTOCOL = 1;
+const KEEPALIVE_MS = 20000;  // a message every 20 s keeps an MV3 service worker alive
+const GROUP_TITLE = 'Lemmascope';
+// Commands that set a tab session up; replayed in order when the debugger is attached again
+// (after the service worker was suspended and the browser dropped its debugger session).
+const SETUP = new Set(['Page.enable', 'Network.enable', 'Runtime.enable', 'DOM.enable',
+  'Page.addScriptToEvaluateOnNewDocument', 'Target.setAutoAttach']);
+
+let ws = null;
+let wsState = 'not paired';
+let lastError = '';
+let retryMs = 250;
+let retryTimer = null;
+
+// State that must survive the service worker's suspension lives in chrome.storage.session:
+//   contexts: contextId -> {groupId}      tabs: tabId -> contextId
+//   setup: tabId -> [[method, params]]     children: child session id -> tabId
+let S = { contexts: {}, tabs: {}, setup: {}, children: {} };
+const attached = new Set();  // tabs our debugger is attached to, as far as this worker knows
+const chains = new Map();    // session id -> promise: commands are issued in arrival order
+const loaded = chrome.storage.session.get('relay').then((got) => { if (got.relay) S = got.relay; });
+const save = () => chrome.storage.session.set({ relay: S }).catch(() => {});
+
+// --- the connection ---------------------------------------------------------------------------
+
+function parseCode(code) {
+  const m = /^lsx1:(\d{1,5}):([0-9a-f]{32,128})$/.exec(String(code || '').trim());
+  return m ? { port: Number(m[1]), token: m[2] } : null;
+}
+
+// The pairing the user made in the popup; else the one a launcher wrote into this copy of the
+// extension as pairing.json (lscope --extension-launch: a browser of lscope's own).
+async function pairing() {
+  const { pairing: stored, unpaired } = await chrome.storage.local.get(['pairing', 'unpaired']);
+  if (stored || unpaired) return stored || null;
+  const shipped = await fetch(chrome.runtime.getURL('pairing.json')).then((r) => r.json()).catch(() => null);
+  const p = shipped && parseCode(shipped.code);
+  if (p) await chrome.storage.local.set({ pairing: p });
+  return p;
+}
+
+let connecting = null;  // one connection attempt at a time
+function connect() {
+  if (!connecting) connecting = openSocket().finally(() => { connecting = null; });
+  return connecting;
+}
+
+async function openSocket() {
+  if (ws && ws.readyState <= WebSocket.OPEN) return;  // connecting or open
+  const p = await pairing();
+  if (!p) { wsState = 'not paired'; return; }
+  clearTimeout(retryTimer);
+  wsState = 'connecting';
+  let sock;
+  try {
+    sock = new WebSocket(`ws://127.0.0.1:${p.port}/lemmascope?token=${p.token}`);
+  } catch (e) {
+    lastError = String(e);
+    schedule();
+    return;
+  }
+  ws = sock;
+  sock.onopen = () => {
+    wsState = 'connected';
+    retryMs = 250;
+    lastError = '';
+    send({ method: 'Lemmascope.hello', params: {
+      protocol: PROTOCOL, version: chrome.runtime.getManifest().version, userAgent: navigator.userAgent } });
+  };
+  sock.onmessage = (e) => { onMessage(e.data); };
+  sock.onerror = () => { lastError = `cannot reach Lemmascope on 127.0.0.1:${p.port}`; };
+  sock.onclose = (e) => {
+    if (ws !== sock) return;
+    ws = null;
+    wsState = 'disconnected';
+    if (e.code === 4001 || e.code === 4003) lastError = e.reason;
+    schedule();
+  };
+}
+
+function schedule() {
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, retryMs);
+  retryMs = Math.min(retryMs * 2, 5000);
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+const emit = (method, params, sessionId) => send(sessionId ? { method, params, sessionId } : { method, params });
+
+setInterval(() => send({ method: 'Lemmascope.keepalive', params: {} }), KEEPALIVE_MS);
+chrome.alarms.create('lemmascope-reconnect', { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener(() => { connect(); });
+chrome.runtime.onStartup.addListener(() => { connect(); });
+chrome.runtime.onInstalled.addListener(() => { connect(); });
+connect();
+
+// --- commands ---------------------------------------------------------------------------------
+
+function toError(e) {
+  const text = e && typeof e.message === 'string' ? e.message : String(e);
+  try {
+    const j = JSON.parse(text);  // chrome.debugger rejects with the protocol's error as JSON
+    if (j && typeof j.message === 'string') return { code: j.code || -32000, message: j.message };
+  } catch (_) { /* not JSON */ }
+  return { code: (e && e.code) || -32000, message: text };
+}
+
+async function onMessage(data) {
+  let msg;
+  try { msg = JSON.parse(data); } catch (_) { return; }
+  if (!msg || typeof msg.id !== 'number' || typeof msg.method !== 'string') return;
+  await loaded;
+  try {
+    const params = msg.params && typeof msg.params === 'object' ? msg.params : {};
+    const result = msg.sessionId ? await sessionCommand(String(msg.sessionId), msg.method, params)
+                                 : await browserCommand(msg.method, params);
+    send({ id: msg.id, result: result || {} });
+  } catch (e) {
+    send({ id: msg.id, error: toError(e) });
+  }
+}
+
+const fail = (message, code = -32000) => { const e = new Error(message); e.code = code; return e; };
+const tabIdOf = (targetId) => Number(String(targetId).replace(/^tab-/, ''));
+
+function ownedTab(targetId) {
+  const tabId = tabIdOf(targetId);
+  if (!(tabId in S.tabs)) throw fail('No target with given id found: ' + targetId);
+  return tabId;
+}
+
+function info(tab, ctx) {
+  return { targetId: 'tab-' + tab.id, type: 'page', url: tab.url || tab.pendingUrl || '', title: tab.title || '',
+           attached: attached.has(tab.id), browserContextId: ctx, canAccessOpener: false };
+}
+
+// Issues `start` after every earlier command of the same session was issued; the replies are
+// awaited independently (a dialog must be answerable while an evaluation waits on it).
+function inOrder(key, start) {
+  const prev = chains.get(key) || Promise.resolve();
+  const step = prev.then(start);
+  chains.set(key, step.then(() => {}, () => {}));
+  return step.then((r) => r.reply);
+}
+
+async function ensureAttached(tabId) {
+  if (attached.has(tabId)) return;
+  try {
+    await chrome.debugger.attach({ tabId }, '1.3');
+  } catch (e) {
+    // Ours already, from before this worker was suspended? Then a command goes through.
+    const ours = await chrome.debugger.sendCommand({ tabId }, 'Runtime.evaluate', { expression: '1' })
+      .then(() => true, () => false);
+    if (!ours) throw fail('cannot control this tab: ' + toError(e).message + ' (is DevTools open on it?)');
+    attached.add(tabId);
+    return;
+  }
+  attached.add(tabId);
+  for (const [method, params] of S.setup[tabId] || []) {
+    await chrome.debugger.sendCommand({ tabId }, method, params).catch(() => {});
+  }
+}
+
+function recordSetup(tabId, method, params) {
+  const list = S.setup[tabId] || (S.setup[tabId] = []);
+  const text = JSON.stringify([method, params]);
+  if (!list.some((x) => JSON.stringify(x) === text)) {
+    list.push([method, params]);
+    save();
+  }
+}
+
+function sessionCommand(sessionId, method, params) {
+  let tabId;
+  let child = null;
+  if (sessionId.startsWith('tab-')) {
+    tabId = tabIdOf(sessionId);
+  } else {
+    tabId = S.children[sessionId];
+    child = sessionId;
+  }
+  if (tabId === undefined || !(tabId in S.tabs)) throw fail('Session with given id not found: ' + sessionId);
+  return inOrder(sessionId, async () => {
+    if (!child) {
+      await ensureAttached(tabId);
+      if (SETUP.has(method)) recordSetup(tabId, method, params);
+    }
+    const target = child ? { tabId, sessionId: child } : { tabId };
+    return { reply: chrome.debugger.sendCommand(target, method, params) };
+  });
+}
+
+async function groupTab(tab, ctx) {
+  const c = S.contexts[ctx];
+  if (!c || !chrome.tabGroups) return;
+  try {
+    if (c.groupId !== null && c.groupId !== undefined) {
+      try {
+        await chrome.tabs.group({ groupId: c.groupId, tabIds: [tab.id] });
+        return;
+      } catch (_) { /* the group is gone (the user closed it): make a new one */ }
+    }
+    c.groupId = await chrome.tabs.group({ tabIds: [tab.id] });
+    await chrome.tabGroups.update(c.groupId, { title: GROUP_TITLE, color: 'purple' });
+    save();
+  } catch (_) {
+    // Popup windows cannot hold groups; the tab is still the agent's.
+  }
+}
+
+// The window the context's tabs live in: its group's, else the last focused normal window.
+async function windowFor(ctx) {
+  const c = S.contexts[ctx];
+  if (c && c.groupId !== null && c.groupId !== undefined && chrome.tabGroups) {
+    const g = await chrome.tabGroups.get(c.groupId).catch(() => null);
+    if (g) return g.windowId;
+  }
+  const w = await chrome.windows.getLastFocused({ windowTypes: ['normal'] }).catch(() => null);
+  return w ? w.id : null;
+}
+
+function defaultContext() {
+  if (!S.contexts.default) S.contexts.default = { groupId: null };
+  return 'default';
+}
+
+const browserCommands = {
+  'Target.setDiscoverTargets': async () => ({}),
+  'Target.createBrowserContext': async () => {
+    const id = 'lemmascope-' + crypto.randomUUID().slice(0, 8);
+    S.contexts[id] = { groupId: null };
+    await save();
+    return { browserContextId: id };
+  },
+  'Target.disposeBrowserContext': async ({ browserContextId }) => {
+    const ids = Object.keys(S.tabs).filter((t) => S.tabs[t] === browserContextId).map(Number);
+    for (const id of ids) release(id);
+    delete S.contexts[browserContextId];
+    await save();
+    if (ids.length) await chrome.tabs.remove(ids).catch(() => {});
+    return {};
+  },
+  'Target.createTarget': async ({ url, browserContextId }) => {
+    const ctx = browserContextId in S.contexts ? browserContextId : defaultContext();
+    const windowId = await windowFor(ctx);
+    let tab;
+    if (windowId === null) {
+      const w = await chrome.windows.create({ url: url || 'about:blank', focused: false });
+      tab = w.tabs[0];
+    } else {
+      tab = await chrome.tabs.create({ url: url || 'about:blank', active: true, windowId });
+    }
+    S.tabs[tab.id] = ctx;
+    await save();
+    await groupTab(tab, ctx);
+    emit('Target.targetCreated', { targetInfo: info(tab, ctx) });
+    return { targetId: 'tab-' + tab.id };
+  },
+  'Target.attachToTarget': async ({ targetId }) => {
+    const tabId = ownedTab(targetId);
+    await inOrder('tab-' + tabId, async () => { await ensureAttached(tabId); return { reply: null }; });
+    return { sessionId: 'tab-' + tabId };
+  },
+  'Target.closeTarget': async ({ targetId }) => {
+    const tabId = ownedTab(targetId);
+    await chrome.tabs.remove(tabId);
+    return { success: true };
+  },
+  'Target.activateTarget': async ({ targetId }) => {
+    await chrome.tabs.update(ownedTab(targetId), { active: true });
+    return {};
+  },
+  'Target.getTargets': async () => {
+    const targetInfos = [];
+    for (const id of Object.keys(S.tabs)) {
+      const tab = await chrome.tabs.get(Number(id)).catch(() => null);
+      if (tab) targetInfos.push(info(tab, S.tabs[id]));
+    }
+    return { targetInfos };
+  },
+  'Lemmascope.status': async () => ({ tabs: Object.keys(S.tabs).length, attached: attached.size }),
+};
+
+function browserCommand(method, params) {
+  const f = browserCommands[method];
+  if (!f) throw fail(`'${method}' wasn't found`, -32601);  // as the browser says it
+  return f(params);
+}
+
+// Forgets a tab: it is no longer the agent's.
+function release(tabId) {
+  delete S.tabs[tabId];
+  delete S.setup[tabId];
+  for (const [s, t] of Object.entries(S.children)) if (t === tabId) delete S.children[s];
+  chains.delete('tab-' + tabId);
+  if (attached.delete(tabId)) chrome.debugger.detach({ tabId }).catch(() => {});
+  save();
+}
+
+// --- browser events ---------------------------------------------------------------------------
+
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  if (!(source.tabId in S.tabs)) return;
+  if (method === 'Target.attachedToTarget' && params.sessionId) {
+    S.children[params.sessionId] = source.tabId;
+    save();
+  } else if (method === 'Target.detachedFromTarget' && params.sessionId) {
+    delete S.children[params.sessionId];
+    save();
+  }
+  emit(method, params, source.sessionId || 'tab-' + source.tabId);
+});
+
+chrome.debugger.onDetach.addListener((source, reason) => {
+  const tabId = source.tabId;
+  attached.delete(tabId);
+  if (reason === 'canceled_by_user' && tabId in S.tabs) {
+    // The user took the tab back (the "cancel" of the debugging bar): it is no longer ours.
+    release(tabId);
+    emit('Target.targetDestroyed', { targetId: 'tab-' + tabId });
+  }
+});
+
+chrome.tabs.onCreated.addListener(async (tab) => {
+  await loaded;
+  // Only tabs that the agent's own tabs opened (popups, target=_blank) become the agent's.
+  const ctx = tab.openerTabId !== undefined ? S.tabs[tab.openerTabId] : undefined;
+  if (ctx === undefined || tab.id in S.tabs) return;
+  S.tabs[tab.id] = ctx;
+  save();
+  groupTab(tab, ctx);
+  emit('Target.targetCreated', { targetInfo: info(tab, ctx) });
+});
+
+chrome.tabs.onUpdated.addListener(async (tabId, change, tab) => {
+  await loaded;
+  if (!(tabId in S.tabs) || !(change.url || change.title)) return;
+  emit('Target.targetInfoChanged', { targetInfo: info(tab, S.tabs[tabId]) });
+});
+
+chrome.tabs.onRemoved.addListener(async (tabId) => {
+  await loaded;
+  if (!(tabId in S.tabs)) return;
+  release(tabId);
+  emit('Target.targetDestroyed', { targetId: 'tab-' + tabId });
+});
+
+// --- the popup and the pairing page -----------------------------------------------------------
+
+async function status() {
+  const p = await pairing();
+  return { paired: !!p, port: p ? p.port : null, state: wsState, error: lastError,
+           tabs: Object.keys(S.tabs).length };
+}
+
+chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  // Only this extension's own pages (the popup, pair.html) talk to the relay.
+  if (sender.id !== chrome.runtime.id || !String(sender.url || '').startsWith(chrome.runtime.getURL(''))) return false;
+  (async () => {
+    await loaded;
+    if (msg.type === 'pair') {
+      const p = parseCode(msg.code);
+      if (!p) return { ok: false, error: 'not a pairing code: it looks like lsx1:PORT:TOKEN' };
+      await chrome.storage.local.set({ pairing: p, unpaired: false });
+      if (ws) ws.close(1000, 'paired again');
+      ws = null;
+      retryMs = 250;
+      await connect();
+      return { ok: true };
+    }
+    if (msg.type === 'unpair') {
+      await chrome.storage.local.remove('pairing');
+      await chrome.storage.local.set({ unpaired: true });
+      clearTimeout(retryTimer);
+      if (ws) ws.close(1000, 'unpaired');
+      ws = null;
+      for (const id of Object.keys(S.tabs)) release(Number(id));
+      wsState = 'not paired';
+      return { ok: true };
+    }
+    return { ok: true };
+  })().then(async (r) => reply({ ...r, status: await status() }), (e) => reply({ ok: false, error: String(e) }));
+  return true;  // the reply comes asynchronously
+});
