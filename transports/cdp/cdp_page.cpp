@@ -70,7 +70,7 @@ Result<std::unique_ptr<CdpPage>> CdpPage::open(std::shared_ptr<CdpConnection> co
   std::string target = (*created)["targetId"].get<std::string>();
   auto st = page->attachTab(target, deadline);
   if (!st) return st;
-  page->fitViewport(target, deadline);
+  if (options.fit_viewport) page->fitViewport(target, deadline);
   return page;
 }
 

@@ -23,6 +23,9 @@ struct CdpPageOptions {
   int viewport_height = 800;
   std::string downloads_dir;
   std::string description;
+  // Size the window so the viewport is viewport_width x viewport_height. Off in a window that is
+  // the user's (the extension backend in the user's own browser).
+  bool fit_viewport = true;
 };
 
 class CdpPage final : public Backend {

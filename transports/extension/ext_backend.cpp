@@ -53,6 +53,7 @@ class ExtensionFactory final : public BackendFactory {
     cdp::CdpPageOptions page;
     page.browser_context_id = (*ctx)["browserContextId"].get<std::string>();
     page.dispose_context = true;  // the agent's tabs close with its session
+    page.fit_viewport = options_.launch;  // never resize a window of the user's
     page.viewport_width = options_.viewport_width;
     page.viewport_height = options_.viewport_height;
     page.description = "extension: " + relay->peer();
@@ -145,10 +146,20 @@ class ExtensionFactory final : public BackendFactory {
                   "--disable-features=Translate,MediaRouter,OptimizationHints",
                   "--mute-audio",
                   "--hide-scrollbars",
+                  // No "started debugging this browser" bar: this browser is lscope's own, and
+                  // the bar would shrink the viewport at a moment of its choosing.
+                  "--silent-debugger-extension-api",
                   "--load-extension=" + ext_dir,
                   "--disable-extensions-except=" + ext_dir,
+                  // Room for the browser's own UI (the tab strip shows even headless): the
+                  // page then shrinks the window to the viewport asked for.
                   "--window-size=" + std::to_string(options_.viewport_width) + "," +
-                      std::to_string(options_.viewport_height)};
+                      std::to_string(options_.viewport_height + 300)};
+    // A headless screen as big as that window (else resizing is refused as off-screen).
+    if (!options_.headed) {
+      spawn.args.push_back("--screen-info={" + std::to_string(options_.viewport_width + 400) + "x" +
+                           std::to_string(options_.viewport_height + 600) + "}");
+    }
     if (!options_.headed) spawn.args.push_back("--headless");
     spawn.args.insert(spawn.args.end(), options_.extra_args.begin(), options_.extra_args.end());
     spawn.args.push_back("about:blank");

@@ -181,8 +181,11 @@ class WsRelay final : public ExtensionRelay {
     std::function<void(const json&)> callback;
   };
 
+  // Not CONNECTION_ERROR: the browser and its tabs are most likely still there (the extension's
+  // service worker restarts), and the engine keeps its session for when the extension is back.
+  // A tab that is really gone answers "Session with given id not found" then.
   static Status notConnected(const std::string& method) {
-    return Status(codes::kConnectionError,
+    return Status(codes::kBrowserError,
                   "the Lemmascope extension is not connected (" + method + ")",
                   "open the browser with the Lemmascope extension; it reconnects by itself once paired "
                   "(lscope pair prints the pairing code)");
@@ -190,8 +193,8 @@ class WsRelay final : public ExtensionRelay {
 
   static Result<json> toResult(const std::string& method, const json& reply) {
     if (reply.contains("__closed")) {
-      return Status(codes::kConnectionError, "the extension disconnected during " + method,
-                    "the browser or the extension stopped; the next command works once it is back");
+      return Status(codes::kBrowserError, "the extension disconnected during " + method,
+                    "the extension or the browser stopped; run the command again: it waits for the extension to come back");
     }
     if (reply.contains("error")) return cdp::translateCdpError(method, reply["error"]);
     return reply.value("result", json::object());

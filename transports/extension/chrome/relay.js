@@ -174,6 +174,9 @@ async function ensureAttached(tabId) {
     return;
   }
   attached.add(tabId);
+  // The user may be typing in another window: the agent's tab behaves as if it had the focus
+  // (focus and blur events, :focus styles, document.hasFocus()).
+  await chrome.debugger.sendCommand({ tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
   for (const [method, params] of S.setup[tabId] || []) {
     await chrome.debugger.sendCommand({ tabId }, method, params).catch(() => {});
   }
@@ -296,6 +299,19 @@ const browserCommands = {
     }
     return { targetInfos };
   },
+  // Only asked for in a browser lscope launched itself: a window of the user's is never resized.
+  'Browser.getWindowForTarget': async ({ targetId }) => {
+    const tab = await chrome.tabs.get(ownedTab(targetId));
+    const w = await chrome.windows.get(tab.windowId);
+    return { windowId: w.id, bounds: { left: w.left, top: w.top, width: w.width, height: w.height, windowState: w.state } };
+  },
+  'Browser.setWindowBounds': async ({ windowId, bounds }) => {
+    const agents = Object.keys(S.tabs).map(Number);
+    const tabs = await chrome.tabs.query({ windowId });
+    if (!tabs.some((t) => agents.includes(t.id))) throw fail('not a window of the agent');
+    await chrome.windows.update(windowId, { width: bounds.width, height: bounds.height });
+    return {};
+  },
   'Lemmascope.status': async () => ({ tabs: Object.keys(S.tabs).length, attached: attached.size }),
 };
 
@@ -339,12 +355,15 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   }
 });
 
-chrome.tabs.onCreated.addListener(async (tab) => {
+// Only tabs that the agent's own pages open (window.open, target=_blank) become the agent's:
+// webNavigation names the page that opened them, where a tab's opener can be any active tab.
+chrome.webNavigation.onCreatedNavigationTarget.addListener(async ({ sourceTabId, tabId }) => {
   await loaded;
-  // Only tabs that the agent's own tabs opened (popups, target=_blank) become the agent's.
-  const ctx = tab.openerTabId !== undefined ? S.tabs[tab.openerTabId] : undefined;
-  if (ctx === undefined || tab.id in S.tabs) return;
-  S.tabs[tab.id] = ctx;
+  const ctx = S.tabs[sourceTabId];
+  if (ctx === undefined || tabId in S.tabs) return;
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (!tab) return;
+  S.tabs[tabId] = ctx;
   save();
   groupTab(tab, ctx);
   emit('Target.targetCreated', { targetInfo: info(tab, ctx) });
