@@ -20,6 +20,7 @@ import { startFixtureServer } from './lib/fixture_server.js';
 import { cdpConnect, handshake } from './lib/cdp_raw.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const pagesDir = path.join(here, 'pages');
 const extensionDir = path.resolve(here, '../../transports/extension/chrome');
 
 // The extension's id as Chromium derives it from the manifest's key (computed here on its own,
@@ -61,6 +62,8 @@ describe('the extension backend in a browser lscope launched (--extension-launch
   let lscope;
   let devtools;  // the browser, as the user and the browser itself act on it
   let devtoolsPort;
+  let relayPort;
+  let firstGoto;
   const call = (name, args = {}) => lscope.client.callTool({ name, arguments: args });
   const ok = async (name, args = {}) => {
     const r = await call(name, args);
@@ -89,11 +92,12 @@ describe('the extension backend in a browser lscope launched (--extension-launch
   };
 
   before(async () => {
-    fixtures = await startFixtureServer();
+    fixtures = await startFixtureServer({ extraRoots: { '/e2e-pages/': pagesDir } });
     devtoolsPort = await freePort();
     lscope = await start(['--backend', 'extension', '--extension-launch', '--extension-port', '0',
                           `--browser-arg=--remote-debugging-port=${devtoolsPort}`]);
-    await ok('goto', { url: `${fixtures.base}/login.html` });
+    firstGoto = await ok('goto', { url: `${fixtures.base}/login.html` });
+    relayPort = Number(/on 127\.0\.0\.1:(\d+)/.exec(lscope.stderr())[1]);
     await connectDevtools();
   });
   after(async () => {
@@ -103,6 +107,9 @@ describe('the extension backend in a browser lscope launched (--extension-launch
   });
 
   it('says which extension it drives; the agent works in a tab group of its own and never lists the user\'s tabs', async () => {
+    assert.match(firstGoto, /login\.html/);
+    // The user sees it on lscope's stderr (the MCP client's server log).
+    assert.match(lscope.stderr(), new RegExp(`lscope: connected: the Lemmascope extension ${manifest.version.replace(/\./g, '\\.')} in Chrom`));
     // A tab of the user's, opened beside the agent's.
     const { targetId: userTab } = await devtools.send('Target.createTarget', { url: `${fixtures.base}/article.html` });
     const r = await call('goto', { url: `${fixtures.base}/search.html` });
@@ -160,4 +167,144 @@ describe('the extension backend in a browser lscope launched (--extension-launch
     assert.match(r, /login\.html/);
     assert.match(r, /ada@example\.com/, 'the same tab, with what was typed into it');
   });
+
+  it('a page cannot pair the extension or open its pages', async () => {
+    const code = `lsx1:1:${'f'.repeat(32)}`;
+    // Embedding an extension's page makes the page one that Chromium lets no extension debug:
+    // the agent is told so clearly, and can leave (below).
+    const attacked = await call('goto', { url: `${fixtures.base}/e2e-pages/extension-attack.html#ext=${extensionId}&code=${code}` });
+    if (attacked.isError) assert.match(text(attacked), /embeds an extension's page/, text(attacked));
+    // The frame and the tab it opened show the browser's refusal, not the pairing page.
+    const frames = (await targets()).filter((t) => t.url.includes('/pair.html'));
+    for (const f of frames) {
+      const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: f.targetId, flatten: true });
+      const r = await devtools.send('Runtime.evaluate', { expression: 'document.body.innerText', returnByValue: true }, sessionId);
+      assert.match(r.result.value, /blocked/i);
+    }
+    const pairing = JSON.parse(await inWorker(`chrome.storage.local.get('pairing').then((x) => JSON.stringify(x.pairing))`));
+    assert.equal(pairing.port, relayPort, 'still paired with lscope');
+    assert.match(await ok('goto', { url: `${fixtures.base}/login.html` }), /login\.html/);
+  });
+
+  // (Disabling and enabling the extension cannot be shown here: Chromium disables an extension
+  // loaded with --load-extension when it reloads, DISABLE_UNSUPPORTED_DEVELOPER_EXTENSION. The
+  // user's revocation in the popup takes the same paths in lscope: the connection goes, the
+  // agent's debugger sessions go, and a new connection comes.)
+  it('the user unpairs the extension in its popup mid-command, then pairs it again: clear errors, then the next commands work', async () => {
+    await ok('goto', { url: `${fixtures.base}/login.html` });
+    const { port, token } = JSON.parse(await inWorker(`chrome.storage.local.get('pairing').then((x) => JSON.stringify(x.pairing))`));
+    const { targetId } = await devtools.send('Target.createTarget', { url: `chrome-extension://${extensionId}/popup.html` });
+    const { sessionId } = await devtools.send('Target.attachToTarget', { targetId, flatten: true });
+    const popup = async (expression) => (await devtools.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value;
+    await until('the popup to show the connection', async () => /Connected to Lemmascope/.test(await popup('document.getElementById("state").textContent')));
+    const waiting = call('wait', { condition: 'visible', target: 'Never on this page', timeout: '20s' });
+    await popup('document.getElementById("unpair").click(), true');
+    const r = await waiting;
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /extension disconnected|extension is not connected/, text(r));
+    assert.match(lscope.stderr(), /the extension disconnected/);
+    await until('the popup to say it is not paired', async () => /Not paired/.test(await popup('document.getElementById("state").textContent')));
+    const meanwhile = await call('observe');
+    assert.equal(meanwhile.isError, true);
+    assert.match(text(meanwhile), /extension is not connected/);
+    // Pairing again, as the user does: the code into the popup's field, then Pair.
+    await popup(`document.getElementById("code").value = "lsx1:${port}:${token}", document.querySelector("#pair button").click(), true`);
+    await until('the popup to show the connection', async () => /Connected to Lemmascope/.test(await popup('document.getElementById("state").textContent')));
+    let next;
+    const since = Date.now();
+    do {
+      next = await call('goto', { url: `${fixtures.base}/search.html` });
+      assert.ok(Date.now() - since < 30000, text(next));
+    } while (next.isError);
+    assert.match(text(next), /search\.html/);
+    assert.match(await ok('type', { target: 'Search', text: 'lamps' }), /lamps/);
+    await devtools.send('Target.closeTarget', { targetId });
+  });
+
+  it('the browser quits mid-command: a clear error, the server lives, the next command starts it again', async () => {
+    await ok('goto', { url: `${fixtures.base}/login.html` });
+    const waiting = call('wait', { condition: 'visible', target: 'Never on this page', timeout: '20s' });
+    await devtools.send('Browser.close').catch(() => {});  // the connection goes with the browser
+    const r = await waiting;
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /browser is shutting down|extension disconnected|not connected/, text(r));
+    let next;
+    const since = Date.now();
+    do {
+      next = await call('goto', { url: `${fixtures.base}/search.html` });
+      assert.ok(Date.now() - since < 90000, text(next));
+    } while (next.isError);
+    assert.match(text(next), /search\.html/);
+  });
 });
+
+describe('the extension relay refuses everyone but the paired extension', () => {
+  let fixtures;
+  let home;
+  let relay;     // lscope --backend extension, no browser
+  let port;
+  let token;
+  let pageAgent; // lscope over CDP, to load a hostile page in a real browser
+
+  before(async () => {
+    fixtures = await startFixtureServer({ extraRoots: { '/e2e-pages/': pagesDir } });
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-ext-home-'));
+    const paired = await runLscope(['pair', '--extension-port', '0'], { env: { ...process.env, HOME: home } });
+    assert.equal(paired.status, 0, paired.stderr);
+    token = paired.stdout.trim().split(':')[2];
+    const mode = fs.statSync(path.join(home, '.lemmascope', 'extension-token')).mode & 0o777;
+    assert.equal(mode, 0o600, 'the pairing token is private to the user');
+    relay = await start(['--backend', 'extension', '--extension-port', '0', '--timeout', '3'], { HOME: home });
+    await until('the relay to listen', async () => /on 127\.0\.0\.1:\d+/.test(relay.stderr()));
+    port = Number(/on 127\.0\.0\.1:(\d+)/.exec(relay.stderr())[1]);
+    pageAgent = await start([], { HOME: home });
+  });
+  after(async () => {
+    await relay?.client.close();
+    await pageAgent?.client.close();
+    await fixtures?.close();
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('without an extension, a command says so and how to pair', async () => {
+    const r = await relay.client.callTool({ name: 'goto', arguments: { url: `${fixtures.base}/login.html` } });
+    assert.equal(r.isError, true);
+    assert.match(text(r), new RegExp(`no Lemmascope extension is connected to 127\\.0\\.0\\.1:${port}`));
+    assert.match(text(r), /lscope pair/);
+  });
+
+  it('a page\'s script cannot connect, even with the right token', async () => {
+    const r = await pageAgent.client.callTool({ name: 'goto', arguments: {
+      url: `${fixtures.base}/e2e-pages/extension-attack.html#port=${port}&token=${token}` } });
+    assert.equal(r.isError, false, text(r));
+    const w = await pageAgent.client.callTool({ name: 'wait', arguments: { condition: 'visible', target: 'ws: refused', timeout: '10s' } });
+    assert.equal(w.isError, false, text(w));
+    assert.match(relay.stderr(), /refused a connection: Origin http:\/\/127\.0\.0\.1:\d+ is not the Lemmascope extension/);
+  });
+
+  it('a foreign origin, a missing origin, a wrong token or a foreign Host are refused at the handshake', async () => {
+    const origin = `chrome-extension://${extensionId}`;
+    const other = `chrome-extension://${'a'.repeat(32)}`;
+    const cases = [
+      [`/lemmascope?token=${token}`, {}, 'no Origin'],
+      [`/lemmascope?token=${token}`, { Origin: other }, 'another extension'],
+      [`/lemmascope?token=${token}`, { Origin: 'https://evil.example' }, 'a web origin'],
+      [`/lemmascope?token=${'0'.repeat(32)}`, { Origin: origin }, 'a wrong token'],
+      ['/lemmascope', { Origin: origin }, 'no token'],
+      [`/lemmascope?token=${token.slice(0, 31)}`, { Origin: origin }, 'a prefix of the token'],
+    ];
+    for (const [p, headers, what] of cases) {
+      const h = await handshake(port, p, headers);
+      h.sock.destroy();
+      assert.equal(h.status, 403, `${what}: ${h.head}`);
+    }
+    const rebinding = await handshake(port, `/lemmascope?token=${token}`, { Origin: origin, Host: `evil.example:${port}` });
+    rebinding.sock.destroy();
+    assert.equal(rebinding.status, 403, `a foreign Host (DNS rebinding): ${rebinding.head}`);
+    // The paired extension's own handshake is accepted (the refusals above are not a closed door).
+    const good = await handshake(port, `/lemmascope?token=${token}`, { Origin: origin });
+    good.sock.destroy();
+    assert.equal(good.status, 101, good.head);
+  });
+});
+

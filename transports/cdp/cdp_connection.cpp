@@ -300,6 +300,13 @@ Status translateCdpError(const std::string& method, const json& error) {
       {"No target with given id found", codes::kConnectionError, "the tab was closed; list tabs"},
       {"Target closed", codes::kConnectionError, "the tab was closed; list tabs"},
       {"No dialog is showing", codes::kBrowserError, ""},
+      // Through the extension (chrome.debugger): the tab went while a command ran, the browser
+      // quits, or a page that embeds an extension's page.
+      {"Detached while handling command", codes::kBrowserError,
+       "the tab was closed or the browser is quitting; list tabs, or goto a URL"},
+      {"The browser is shutting down", codes::kBrowserError, "the next command works once the browser is back"},
+      {"Cannot access a chrome-extension:// URL", codes::kBrowserError,
+       "the page embeds an extension's page, and Chromium lets no extension debug such a page; goto another URL"},
   };
   for (const auto& row : kRows) {
     if (message.find(row.fragment) != std::string::npos) {

@@ -39,7 +39,7 @@ class ExtensionFactory final : public BackendFactory {
       std::lock_guard<std::mutex> lock(mu_);
       if (shut_down_) return Status(codes::kBrowserError, "the server is shutting down");
       LSCOPE_RETURN_IF_ERROR(listen());
-      if (options_.launch && (!process_ || !process_->running())) LSCOPE_RETURN_IF_ERROR(launch());
+      if (options_.launch && !browserRunning()) LSCOPE_RETURN_IF_ERROR(launch());
       relay = relay_;
     }
     if (!relay->waitConnected(deadline.capped(options_.wait_for_extension))) {
@@ -67,6 +67,7 @@ class ExtensionFactory final : public BackendFactory {
     if (shut_down_) return;
     shut_down_ = true;
     if (relay_) relay_->close();
+    std::lock_guard<std::mutex> plock(process_mu_);
     if (process_) {
       process_->terminate(Millis(2000));
       process_.reset();
@@ -76,6 +77,11 @@ class ExtensionFactory final : public BackendFactory {
   }
 
  private:
+  bool browserRunning() {
+    std::lock_guard<std::mutex> lock(process_mu_);
+    return process_ && process_->running();
+  }
+
   // REQUIRES: mu_ held.
   Status listen() {
     if (relay_) return Status::ok();
@@ -101,6 +107,13 @@ class ExtensionFactory final : public BackendFactory {
     r.port = options_.port;
     r.token = token_;
     r.extension_id = id_;
+    r.announce = options_.announce;
+    if (options_.launch) {
+      r.browser_gone = [this] {
+        std::lock_guard<std::mutex> lock(process_mu_);
+        return process_ && !process_->running();
+      };
+    }
     auto relay = ExtensionRelay::listen(r);
     if (!relay) return relay.status();
     relay_ = *relay;
@@ -115,7 +128,10 @@ class ExtensionFactory final : public BackendFactory {
 
   // REQUIRES: mu_ held. A fresh Chromium with the extension loaded and paired with us.
   Status launch() {
-    if (process_) process_.reset();
+    {
+      std::lock_guard<std::mutex> lock(process_mu_);
+      process_.reset();
+    }
     auto path = findBrowser(options_.browser);
     if (!path) return path.status();
     std::error_code ec;
@@ -165,8 +181,9 @@ class ExtensionFactory final : public BackendFactory {
     spawn.args.push_back("about:blank");
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();
+    spdlog::info("launched Chromium (pid {}) with the extension", (*child)->pid());
+    std::lock_guard<std::mutex> lock(process_mu_);
     process_ = std::move(child.value());
-    spdlog::info("launched Chromium (pid {}) with the extension", process_->pid());
     return Status::ok();
   }
 
@@ -176,6 +193,7 @@ class ExtensionFactory final : public BackendFactory {
   std::string id_;
   std::string token_;
   std::shared_ptr<ExtensionRelay> relay_;
+  std::mutex process_mu_;  // guards process_ (the relay asks from other threads)
   std::unique_ptr<ChildProcess> process_;
   std::string profile_dir_;
 };

@@ -110,7 +110,11 @@ class WsRelay final : public ExtensionRelay {
 
   Result<json> send(const std::string& method, const json& params, const std::string& session_id,
                     Deadline deadline) override {
-    if (!waitConnected(deadline.capped(options_.reconnect_grace))) return notConnected(method);
+    // Wait for the extension to come back, unless its browser is gone for good.
+    Deadline grace = deadline.capped(options_.reconnect_grace);
+    while (!waitConnected(grace.capped(Millis(200)))) {
+      if (grace.expired() || (options_.browser_gone && options_.browser_gone())) return notConnected(method);
+    }
     auto waiter = std::make_shared<std::promise<json>>();
     auto reply = waiter->get_future();
     int id = enqueue(method, params, session_id, Pending{waiter, nullptr});
@@ -128,7 +132,7 @@ class WsRelay final : public ExtensionRelay {
     auto cb = done ? std::move(done) : [](const Result<json>&) {};
     auto method_copy = method;
     if (enqueue(method, params, session_id,
-                Pending{nullptr, [cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }}) < 0) {
+                Pending{nullptr, [this, cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }}) < 0) {
       cb(notConnected(method));
     }
   }
@@ -184,15 +188,20 @@ class WsRelay final : public ExtensionRelay {
   // Not CONNECTION_ERROR: the browser and its tabs are most likely still there (the extension's
   // service worker restarts), and the engine keeps its session for when the extension is back.
   // A tab that is really gone answers "Session with given id not found" then.
-  static Status notConnected(const std::string& method) {
+  Status notConnected(const std::string& method) const {
+    if (options_.browser_gone && options_.browser_gone()) {
+      return Status(codes::kConnectionError, "the browser lscope launched for the extension has exited (" + method + ")",
+                    "the next command starts it again");
+    }
     return Status(codes::kBrowserError,
                   "the Lemmascope extension is not connected (" + method + ")",
                   "open the browser with the Lemmascope extension; it reconnects by itself once paired "
                   "(lscope pair prints the pairing code)");
   }
 
-  static Result<json> toResult(const std::string& method, const json& reply) {
+  Result<json> toResult(const std::string& method, const json& reply) const {
     if (reply.contains("__closed")) {
+      if (options_.browser_gone && options_.browser_gone()) return notConnected(method);
       return Status(codes::kBrowserError, "the extension disconnected during " + method,
                     "the extension or the browser stopped; run the command again: it waits for the extension to come back");
     }
@@ -266,7 +275,8 @@ class WsRelay final : public ExtensionRelay {
       open_ = false;
       pending.swap(pending_);
     }
-    spdlog::warn("extension disconnected; waiting for it to come back");
+    spdlog::info("extension disconnected; waiting for it to come back");
+    if (options_.announce) options_.announce("the extension disconnected; waiting for it to come back");
     cv_.notify_all();
     failAll(pending);
   }
@@ -330,6 +340,7 @@ class WsRelay final : public ExtensionRelay {
       std::lock_guard<std::mutex> lock(mu_);
       peer_ = "the Lemmascope extension " + params.value("version", std::string("?")) + " in " + browser;
       spdlog::info("extension: {}", peer_);
+      if (options_.announce) options_.announce("connected: " + peer_);
       return;
     }
     auto session = msg.value("sessionId", std::string());

@@ -5,6 +5,7 @@
 // websocketpp lives only in ext_relay.cpp; this header is cheap.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,12 @@ struct RelayOptions {
   std::string extension_id;        // only Origin chrome-extension://<this id> may connect
   // How long a command waits for the extension to (re)connect before it fails.
   Millis reconnect_grace{10000};
+  // Told when the extension connects ("connected: the Lemmascope extension 0.1.0 in Chrome/156")
+  // and disconnects; called on the socket thread, must be quick.
+  std::function<void(const std::string&)> announce;
+  // True when the browser is known to be gone for good (one lscope launched has exited): then a
+  // missing extension is CONNECTION_ERROR, and the engine starts over instead of waiting.
+  std::function<bool()> browser_gone;
 };
 
 // One extension at a time: a new authenticated connection replaces the old one. The relay

@@ -10,9 +10,10 @@ export function handshake(port, path, headers = {}) {
   return new Promise((resolve, reject) => {
     const sock = net.connect(port, '127.0.0.1');
     const key = crypto.randomBytes(16).toString('base64');
-    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+    const { Host: host = `127.0.0.1:${port}`, ...rest } = headers;
+    const extra = Object.entries(rest).map(([k, v]) => `${k}: ${v}\r\n`).join('');
     sock.on('error', reject);
-    sock.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    sock.write(`GET ${path} HTTP/1.1\r\nHost: ${host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
                `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n${extra}\r\n`);
     let buf = Buffer.alloc(0);
     const onData = (d) => {

@@ -207,8 +207,26 @@ function sessionCommand(sessionId, method, params) {
       if (SETUP.has(method)) recordSetup(tabId, method, params);
     }
     const target = child ? { tabId, sessionId: child } : { tabId };
-    return { reply: chrome.debugger.sendCommand(target, method, params) };
+    let reply = chrome.debugger.sendCommand(target, method, params);
+    if (!child && method === 'Page.navigate') reply = reply.catch((e) => navigateAnyway(tabId, params, e));
+    return { reply };
   });
+}
+
+// Chromium refuses to let an extension debug a page that embeds another extension's page (a
+// hostile page can do that on purpose). The agent can still leave it: navigate through the
+// tabs API. The load is then reported by the events of the page it arrives at.
+async function navigateAnyway(tabId, params, error) {
+  if (!/Cannot access/.test(toError(error).message) || !/^(https?|about|data):/.test(String(params.url))) throw error;
+  const loaded = new Promise((resolve) => {
+    const done = () => { chrome.tabs.onUpdated.removeListener(listener); clearTimeout(timer); resolve(); };
+    const listener = (id, change) => { if (id === tabId && change.status === 'complete') done(); };
+    const timer = setTimeout(done, 30000);
+    chrome.tabs.onUpdated.addListener(listener);
+  });
+  await chrome.tabs.update(tabId, { url: params.url });
+  await loaded;
+  return { frameId: '' };  // loaded already: no loaderId, so the caller does not wait again
 }
 
 async function groupTab(tab, ctx) {
