@@ -7,6 +7,7 @@
 // user or the browser would.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -38,8 +39,8 @@ async function freePort() {
 }
 
 // lscope over stdio with the official client; no backend preset from LSCOPE_BACKEND.
-async function start(args, env = {}) {
-  const transport = new StdioClientTransport({ command: lscopeBin, args, env: { ...process.env, ...env }, stderr: 'pipe' });
+async function start(args, env = {}, command = lscopeBin) {
+  const transport = new StdioClientTransport({ command, args, env: { ...process.env, ...env }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d) => { stderr += d; });
   const client = new Client({ name: 'lemmascope-e2e-extension', version: '1.0.0' });
@@ -308,3 +309,63 @@ describe('the extension relay refuses everyone but the paired extension', () => 
   });
 });
 
+
+describe('lscope-r with a browser of the user\'s: the code from `lscope pair`, pasted into the popup', () => {
+  let fixtures;
+  let home;
+  let browser;
+  let devtools;
+  let agent;
+
+  before(async () => {
+    fixtures = await startFixtureServer();
+    home = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-ext-user-'));
+  });
+  after(async () => {
+    devtools?.close();
+    await agent?.client.close();
+    browser?.kill('SIGKILL');
+    await fixtures?.close();
+    if (home) fs.rmSync(home, { recursive: true, force: true });
+  });
+
+  it('loads unpacked, pairs once, and the agent drives a tab of its own', async () => {
+    const port = await freePort();
+    const paired = await runLscope(['pair', '--extension-port', String(port)], { env: { ...process.env, HOME: home } });
+    assert.equal(paired.status, 0, paired.stderr);
+    const code = paired.stdout.trim();
+    assert.match(code, new RegExp(`^lsx1:${port}:[0-9a-f]{32}$`));
+    assert.match(paired.stderr, new RegExp(`chrome-extension://${extensionId}/pair\\.html#${code}`));
+    // The user's MCP client starts lscope-r; the user's browser runs with the extension loaded
+    // unpacked from the source tree, as the README says.
+    agent = await start(['--extension-port', String(port)], { HOME: home }, path.join(path.dirname(lscopeBin), 'lscope-r'));
+    const dport = await freePort();
+    browser = spawn(process.env.LSCOPE_CHROMIUM || '/usr/bin/chromium', [
+      '--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', `--user-data-dir=${path.join(home, 'profile')}`,
+      `--load-extension=${extensionDir}`, `--remote-debugging-port=${dport}`, 'about:blank'], { stdio: 'ignore' });
+    const version = await until('the browser', async () => {
+      const r = await fetch(`http://127.0.0.1:${dport}/json/version`).catch(() => null);
+      return r && r.ok ? r.json() : null;
+    });
+    devtools = await cdpConnect(version.webSocketDebuggerUrl);
+    await until('the extension', async () => (await devtools.send('Target.getTargets')).targetInfos
+      .some((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${extensionId}/`)));
+    const { targetId } = await devtools.send('Target.createTarget', { url: `chrome-extension://${extensionId}/popup.html` });
+    const { sessionId } = await devtools.send('Target.attachToTarget', { targetId, flatten: true });
+    const popup = async (expression) => (await devtools.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value;
+    await until('the popup', async () => /Not paired/.test(await popup('document.getElementById("state")?.textContent || ""')));
+    await popup(`document.getElementById("code").value = ${JSON.stringify(code)}, document.querySelector("#pair button").click(), true`);
+    await until('the popup to show the connection', async () => /Connected to Lemmascope/.test(await popup('document.getElementById("state").textContent')));
+    await until('lscope to say so', async () => /lscope: connected: the Lemmascope extension/.test(agent.stderr()));
+    const r = await agent.client.callTool({ name: 'goto', arguments: { url: `${fixtures.base}/login.html` } });
+    assert.equal(r.isError, false, text(r));
+    assert.match(text(r), /login_form/);
+    const typed = await agent.client.callTool({ name: 'type', arguments: { target: 'Email', text: 'ada@example.com' } });
+    assert.equal(typed.isError, false, text(typed));
+    // The agent's tab is a tab of the user's browser, in the agent's group; the popup counts it.
+    const pages = (await devtools.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
+    assert.ok(pages.some((t) => t.url.endsWith('/login.html')));
+    await until('the popup to count the agent\'s tab', async () => /the agent has 1 tab/.test(await popup('document.getElementById("state").textContent')));
+  });
+});
