@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 namespace lscope {
 
@@ -203,7 +204,7 @@ void IdAllocator::reset() {
 }
 
 void IdAllocator::assign(PageScan& scan, const PageScan* previous) {
-  std::map<int, int> remap;  // scanner id -> agent id
+  std::map<std::pair<std::string, int>, int> remap;  // (frame, scanner id) -> agent id
   // Elements of the previous scan whose key is absent now, by frame|type|selector.
   std::map<std::string, int> vanished;
   if (previous) {
@@ -228,14 +229,15 @@ void IdAllocator::assign(PageScan& scan, const PageScan* previous) {
       id = next_++;
       by_key_.emplace(key, id);
     }
-    remap[e.scanner_id] = id;
+    remap[{e.frame, e.scanner_id}] = id;
     e.id = id;
   }
-  auto mapId = [&](int scanner_id) {
-    auto it = remap.find(scanner_id);
-    return it == remap.end() ? 0 : it->second;
-  };
+  // Scanner ids count per frame: a pattern's members are elements of the frame it was found in.
   for (auto& p : scan.patterns) {
+    auto mapId = [&](int scanner_id) {
+      auto it = remap.find({p.frame, scanner_id});
+      return it == remap.end() ? 0 : it->second;
+    };
     for (auto& [name, id] : p.fields) id = mapId(id);
     for (auto& [name, ids] : p.lists) {
       for (auto& id : ids) id = mapId(id);

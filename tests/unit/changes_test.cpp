@@ -120,3 +120,21 @@ TEST_CASE("long change lists are capped") {
   CHECK(r.lines.size() == 6);
   CHECK(r.lines.back() == "… 35 more added");
 }
+
+TEST_CASE("a pattern's members are elements of its own frame: scanner ids count per frame") {
+  // The top document's login form, and a cross-origin frame scanned on its own whose first
+  // element has scanner id 1 too (as the engine appends it: Page::scanFrames).
+  PageScan page = loginPage();
+  PageScan frame = scanOf("http://other.test/frame", "Frame", {{"button", "generic", "Frame button", "button"}});
+  for (auto& e : frame.elements) {
+    e.frame = "FRAME-1";
+    page.elements.push_back(e);
+  }
+  IdAllocator ids;
+  ids.assign(page);
+  REQUIRE(page.patterns.size() == 1);
+  CHECK(page.patterns[0].fields.at("email") == 1);
+  CHECK(page.patterns[0].fields.at("password") == 2);
+  CHECK(page.elements.back().id == 4);
+  CHECK(page.elements.back().text == "Frame button");
+}
