@@ -324,7 +324,11 @@ describe('lscope-r with a browser of the user\'s: the code from `lscope pair`, p
   after(async () => {
     devtools?.close();
     await agent?.client.close();
-    browser?.kill('SIGKILL');
+    if (browser && browser.exitCode === null && browser.signalCode === null) {
+      const exited = new Promise((r) => browser.once('exit', r));
+      browser.kill('SIGKILL');
+      await exited;
+    }
     await fixtures?.close();
     if (home) fs.rmSync(home, { recursive: true, force: true });
   });
@@ -367,5 +371,16 @@ describe('lscope-r with a browser of the user\'s: the code from `lscope pair`, p
     const pages = (await devtools.send('Target.getTargets')).targetInfos.filter((t) => t.type === 'page');
     assert.ok(pages.some((t) => t.url.endsWith('/login.html')));
     await until('the popup to count the agent\'s tab', async () => /the agent has 1 tab/.test(await popup('document.getElementById("state").textContent')));
+
+    // lscope-r restarts (the MCP client restarted it): the extension finds it again by itself,
+    // with the same pairing, and the agent's old tab was closed with its session.
+    await agent.client.close();
+    await until('the agent\'s tab to close with its session', async () =>
+      !(await devtools.send('Target.getTargets')).targetInfos.some((t) => t.type === 'page' && t.url.endsWith('/login.html')));
+    agent = await start(['--extension-port', String(port)], { HOME: home }, path.join(path.dirname(lscopeBin), 'lscope-r'));
+    const again = await agent.client.callTool({ name: 'goto', arguments: { url: `${fixtures.base}/search.html` } });
+    assert.equal(again.isError, false, text(again));
+    assert.match(text(again), /search\.html/);
+    assert.match(agent.stderr(), /lscope: connected: the Lemmascope extension/);
   });
 });
