@@ -5,6 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { connect, text, descendants, alive, runLscope, lscopeBin, startWithBrowser, waitExit } from './lib/lscope.js';
 import { startHttpServer, httpClient } from './lib/http_server.js';
@@ -178,12 +179,19 @@ describe('names and options', () => {
     assert.match(r.stderr, /webdriver session ready: webdriver cog /);
   });
 
-  it('lscope-r says the extension backend comes later, and exits non-zero', async () => {
-    const r = await runLscope(['run', '-'], { input: script(`${site.base}/login.html`),
-      bin: path.join(path.dirname(lscopeBin), 'lscope-r') });
-    assert.notEqual(r.status, 0);
-    assert.match(r.stderr, /extension backend .* not available yet.*later release/);
-    assert.equal(r.stdout, '');
+  it('lscope-r is the extension backend: with no extension paired it says so, how to pair, and exits non-zero', async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-r-home-'));
+    try {
+      const r = await runLscope(['run', '-', '--extension-port', '0', '--timeout', '2'], {
+        input: script(`${site.base}/login.html`), env: { ...process.env, HOME: home },
+        bin: path.join(path.dirname(lscopeBin), 'lscope-r') });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr, /waiting for the Lemmascope extension \(chrome-extension:\/\/[a-p]{32}\) on 127\.0\.0\.1:\d+/);
+      assert.match(r.stdout, /error goto: no Lemmascope extension is connected to 127\.0\.0\.1:\d+/);
+      assert.match(r.stdout, /lscope pair/);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   it('a missing driver binary is named, with how to install one', async () => {
