@@ -322,15 +322,16 @@ describe('lscope-r with a browser of the user\'s: the code from `lscope pair`, p
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-ext-user-'));
   });
   after(async () => {
-    devtools?.close();
     await agent?.client.close();
     if (browser && browser.exitCode === null && browser.signalCode === null) {
       const exited = new Promise((r) => browser.once('exit', r));
-      browser.kill('SIGKILL');
+      await devtools?.send('Browser.close').catch(() => browser.kill('SIGKILL'));
       await exited;
     }
+    devtools?.close();
     await fixtures?.close();
-    if (home) fs.rmSync(home, { recursive: true, force: true });
+    // The browser's helper processes may still be writing to its profile for a moment.
+    if (home) fs.rmSync(home, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   });
 
   it('loads unpacked, pairs once, and the agent drives a tab of its own', async () => {
