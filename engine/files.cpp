@@ -35,4 +35,21 @@ std::string makeTempDir(const std::string& prefix) {
   return tmpl;
 }
 
+std::string base64Decode(const std::string& in) {
+  static const std::string kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int val = 0, bits = -8;
+  for (unsigned char c : in) {
+    auto pos = kChars.find(static_cast<char>(c));
+    if (pos == std::string::npos) continue;  // '=', line breaks
+    val = (val << 6) + static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out.push_back(static_cast<char>((val >> bits) & 0xff));
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
 }  // namespace lscope

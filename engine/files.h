@@ -18,4 +18,7 @@ bool writeFile(const std::string& path, const std::string& bytes);
 // temporary directory unless `prefix` is a path). Returns its path, or "" on failure.
 std::string makeTempDir(const std::string& prefix);
 
+// Standard base64 decoding (screenshots, a manifest's key); other characters are skipped.
+std::string base64Decode(const std::string& in);
+
 }  // namespace lscope

@@ -155,23 +155,6 @@ std::string targetText(const TargetDef& t) {
 
 // --- the executor -----------------------------------------------------------------------------
 
-// Standard base64 (screenshots arrive base64-encoded).
-std::string base64Decode(const std::string& in) {
-  static const std::string kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (unsigned char c : in) {
-    auto pos = kChars.find(static_cast<char>(c));
-    if (pos == std::string::npos) continue;  // '=', line breaks
-    val = (val << 6) + static_cast<int>(pos);
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((val >> bits) & 0xff));
-      bits -= 8;
-    }
-  }
-  return out;
-}
 
 // A community pack's step the sandbox refuses (§13.3), with why and how to allow it.
 Status refused(const IntentDef& def, const std::string& what) {

@@ -15,6 +15,7 @@
 #include <websocketpp/config/asio_no_tls.hpp>
 #include <websocketpp/server.hpp>
 
+#include "engine/files.h"
 #include "engine/packs.h"
 
 namespace lscope::ext {
@@ -378,22 +379,6 @@ class WsRelay final : public ExtensionRelay {
   std::vector<std::function<void()>> close_callbacks_;
 };
 
-std::string base64Decode(const std::string& in) {
-  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  int val = 0, bits = -8;
-  for (char c : in) {
-    auto pos = chars.find(c);
-    if (pos == std::string::npos) continue;  // padding, whitespace
-    val = (val << 6) + static_cast<int>(pos);
-    bits += 6;
-    if (bits >= 0) {
-      out.push_back(static_cast<char>((val >> bits) & 0xFF));
-      bits -= 8;
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
