@@ -10,6 +10,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
@@ -63,6 +64,9 @@ struct Options {
   std::string auth_token;
   std::vector<std::string> allowed_origins;
   bool keep_going = false;
+  bool allow_file_access = false;       // --allow-file-access
+  std::vector<std::string> nav_allowed; // --allowed-origins
+  std::vector<std::string> nav_blocked; // --blocked-origins
 };
 
 // argv[0] of lscope-h / lscope-e / lscope-r presets the backend (seed naming); options given
@@ -85,6 +89,23 @@ std::string extensionTokenFile() {
   return (homeDir().empty() ? std::string(".") : homeDir()) + "/.lemmascope/extension-token";
 }
 
+// The navigation policy of every session (issue 16), from --allow-file-access and the origin lists.
+std::shared_ptr<const lscope::NavigationPolicy> g_policy = std::make_shared<const lscope::NavigationPolicy>();
+
+lscope::Result<std::shared_ptr<const lscope::NavigationPolicy>> policyFrom(const Options& o) {
+  auto policy = std::make_shared<lscope::NavigationPolicy>();
+  policy->allow_file = o.allow_file_access;
+  for (const auto& [flag, lists, into] : {std::tuple{"--allowed-origins", &o.nav_allowed, &policy->allowed},
+                                          std::tuple{"--blocked-origins", &o.nav_blocked, &policy->blocked}}) {
+    for (const auto& list : *lists) {
+      auto parsed = lscope::NavigationPolicy::parseList(list);
+      if (!parsed) return parsed.status().wrap(flag);
+      into->insert(into->end(), parsed->begin(), parsed->end());
+    }
+  }
+  return std::shared_ptr<const lscope::NavigationPolicy>(policy);
+}
+
 lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
   if (o.backend == "cdp") {
     lscope::cdp::CdpOptions cdp;
@@ -93,6 +114,7 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
     cdp.http_url = o.cdp_url;
     cdp.headed = o.headed;
     cdp.extra_args = o.browser_args;
+    cdp.policy = g_policy;
     return lscope::cdp::makeCdpBackendFactory(cdp);
   }
   if (o.backend == "webdriver") {
@@ -177,6 +199,7 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.registry = g_registry;
   s.config = g_config;
   s.packs = g_packs;
+  s.policy = g_policy;
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   return s;
@@ -348,6 +371,9 @@ int main(int argc, char** argv) {
   app.add_option("--config", o.config_file, "engine settings (default ~/.lemmascope/config.yaml)");
   app.add_option("--packs", o.pack_dirs, "also load site packs from DIR (repeatable; community trust)");
   app.add_option("--browser-arg", o.browser_args, "an extra Chromium command-line switch (repeatable)");
+  app.add_flag("--allow-file-access", o.allow_file_access, "let goto open file: URLs (local stdio use; refused by default)");
+  app.add_option("--allowed-origins", o.nav_allowed, "pages may open only these origins: host, *.host, scheme://host:port, separated by ';' (repeatable)");
+  app.add_option("--blocked-origins", o.nav_blocked, "pages may never open these origins (same forms; wins over --allowed-origins)");
   app.add_option("--tools", o.tools, "tools listed to MCP clients: default, all, or a comma-separated list");
   app.add_option("--extension-port", o.extension_port, "extension backend: the loopback port the extension connects to (default 9217; 0: any)");
   app.add_option("--extension-id", o.extension_id, "extension backend: the id of your build of the extension (default: the shipped one's)");
@@ -452,6 +478,13 @@ int main(int argc, char** argv) {
   }
   lscope::mcp::SecretPortal portal;
   g_portal = &portal;
+
+  auto policy = policyFrom(o);
+  if (!policy) {
+    std::cerr << "lscope: " << policy.status().message() << "\n" << policy.status().hint() << "\n";
+    return 2;
+  }
+  g_policy = *policy;
 
   auto factory = makeFactory(o);
   if (!factory) {

@@ -61,7 +61,9 @@ struct TabInfo {
 // Something that happened in the browser outside a command's direct result: a JavaScript
 // dialog, a new tab, a finished download. Backends queue them; the engine drains and reports.
 struct BrowserEvent {
-  std::string kind;     // "dialog", "tab_opened", "download", "crash"
+  // "dialog", "tab_opened", "download", "crash"; "blocked" (a request the navigation policy
+  // refused: detail = its URL, message = why) and "blocked_navigation" (the active tab's own).
+  std::string kind;
   std::string detail;   // dialog type, tab url, download path ...
   std::string message;  // dialog text, download size ...
 };

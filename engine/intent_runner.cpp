@@ -695,9 +695,7 @@ Status Executor::runActionOnce(const StepDef& s) {
     std::string url = str(bindValue(s.args["url"], run_));
     if (!url.empty() && (url[0] == '/' || url[0] == '?' || url[0] == '#')) url = resolveUrl(run_.scan.url, url);
     url = normalizeUrl(url);
-    auto b = page.backend();
-    if (!b) return b.status();
-    Status nav = (*b)->navigate(url, run_.deadline);
+    Status nav = page.navigate(url);
     if (!nav && nav.code() != codes::kTimeout) return nav;
     run_.log("goto " + shortUrl(url));
     return run_.rescan();

@@ -66,10 +66,22 @@ std::string resolveUrl(const std::string& base, const std::string& url) {
   return url;
 }
 
-std::string normalizeUrl(const std::string& url) {
-  if (url.find("://") != std::string::npos || url.rfind("about:", 0) == 0 ||
-      url.rfind("data:", 0) == 0 || url.rfind("file:", 0) == 0 || url.rfind("javascript:", 0) == 0) {
-    return url;
+std::string normalizeUrl(const std::string& raw) {
+  // Blanks around a pasted URL are not part of it (browsers trim them too).
+  size_t b = raw.find_first_not_of(" \t\r\n");
+  size_t e = raw.find_last_not_of(" \t\r\n");
+  std::string url = b == std::string::npos ? "" : raw.substr(b, e - b + 1);
+  if (url.find("://") != std::string::npos) return url;
+  // A scheme of its own (about:, data:, file:, javascript:, mailto:, any case), unless what
+  // follows the colon is a port (localhost:8080/x).
+  size_t colon = url.find(':');
+  if (colon != std::string::npos && colon > 0 && std::isalpha(static_cast<unsigned char>(url[0]))) {
+    bool scheme = std::all_of(url.begin(), url.begin() + static_cast<long>(colon), [](unsigned char c) {
+      return std::isalnum(c) || c == '+' || c == '-' || c == '.';
+    });
+    size_t digits = url.find_first_not_of("0123456789", colon + 1);
+    bool port = digits != colon + 1 && (digits == std::string::npos || url[digits] == '/' || url[digits] == '?' || url[digits] == '#');
+    if (scheme && !port) return url;
   }
   std::string host = url.substr(0, url.find_first_of("/?#"));
   bool local = host.rfind("localhost", 0) == 0 || host.rfind("127.", 0) == 0 ||
@@ -250,9 +262,15 @@ void Page::waitForChange(Deadline until, Millis slice) {
 }
 
 void Page::reportEvents(Response& r) {
-  if (!state_.backend) return;
-  for (const auto& ev : state_.backend->drainEvents()) {
-    if (ev.kind == "dialog") {
+  std::vector<BrowserEvent> events;
+  events.swap(held_events_);
+  if (state_.backend) {
+    for (auto& ev : state_.backend->drainEvents()) events.push_back(std::move(ev));
+  }
+  for (const auto& ev : events) {
+    if (ev.kind == "blocked") {
+      r.add("events", "blocked " + shortUrl(ev.detail) + ": " + ev.message);
+    } else if (ev.kind == "dialog") {
       r.add("events", "dialog " + ev.detail + " " + quote(ev.message) + " (accepted)");
     } else if (ev.kind == "tab_opened") {
       int n = tabNumber(ev.detail);
@@ -270,6 +288,88 @@ void Page::reportEvents(Response& r) {
       r.add("events", ev.kind + " " + ev.message);
     }
   }
+}
+
+// --- the navigation policy -------------------------------------------------------------------
+
+Status Page::navigate(const std::string& url) {
+  auto b = backend();
+  if (!b) return b.status();
+  if (env_.policy) {
+    std::string why = env_.policy->refusal(url);
+    if (!why.empty()) {
+      return Status(codes::kNavigationError, "refused " + url + ": " + why,
+                    "lscope's navigation policy (README, Security) decides where pages may go");
+    }
+  }
+  Status nav = (*b)->navigate(url, deadline);
+  Status stop = enforcePolicy();
+  if (!stop) return stop;
+  return nav;
+}
+
+Result<std::string> Page::newTab(const std::string& url) {
+  auto b = backend();
+  if (!b) return b.status();
+  if (env_.policy && !url.empty()) {
+    std::string why = env_.policy->refusal(url);
+    if (!why.empty()) {
+      return Status(codes::kNavigationError, "refused " + url + ": " + why,
+                    "lscope's navigation policy (README, Security) decides where pages may go");
+    }
+  }
+  auto id = (*b)->newTab(url, deadline);
+  if (!id) return id;
+  Status stop = enforcePolicy();
+  if (!stop) return stop;
+  return id;
+}
+
+Status Page::enforcePolicy() {
+  if (!env_.policy || !env_.policy->restrictsOrigins() || !state_.backend) return Status::ok();
+  Backend& b = *state_.backend;
+  // What the browser stopped itself (CDP intercepts every document request): said as it was.
+  for (auto& ev : b.drainEvents()) held_events_.push_back(std::move(ev));
+  // The active tab's own navigation the browser refused: the command stops there.
+  std::string stopped;
+  for (const auto& ev : held_events_) {
+    if (ev.kind == "blocked_navigation" && stopped.empty()) stopped = ev.detail + ": " + ev.message;
+  }
+  held_events_.erase(std::remove_if(held_events_.begin(), held_events_.end(),
+                                    [](const BrowserEvent& e) { return e.kind == "blocked_navigation"; }),
+                     held_events_.end());
+  // New tabs out of bounds are closed (their request was refused, or they loaded anyway).
+  std::vector<BrowserEvent> closed;
+  std::set<std::string> closed_ids;
+  for (const auto& ev : held_events_) {
+    if (ev.kind != "tab_opened") continue;
+    auto tabs = b.tabs(deadline);
+    if (!tabs) break;
+    for (const auto& t : *tabs) {
+      if (t.id != ev.detail || t.url.empty()) continue;
+      std::string why = env_.policy->refusal(t.url);
+      if (why.empty() || !b.closeTab(t.id, deadline)) continue;
+      closed_ids.insert(t.id);
+      closed.push_back({"blocked", t.url, why + "; the new tab was closed"});
+    }
+  }
+  held_events_.erase(std::remove_if(held_events_.begin(), held_events_.end(),
+                                    [&](const BrowserEvent& e) { return e.kind == "tab_opened" && closed_ids.count(e.detail); }),
+                     held_events_.end());
+  // The active tab: where it is now.
+  auto here = b.currentUrl(deadline);
+  std::string why = here ? env_.policy->refusal(*here) : "";
+  if (!why.empty() || !stopped.empty()) {
+    Status blank = b.navigate("about:blank", deadline);
+    state_.forgetPage();
+    // The browser's own account when it refused the request (it names the redirect).
+    std::string msg = "stopped at " + (!stopped.empty() ? stopped : *here + ": " + why) +
+                      (blank ? "; the tab shows about:blank now" : "");
+    for (auto& c : closed) held_events_.push_back(std::move(c));
+    return Status(codes::kNavigationError, msg, "lscope's navigation policy (README, Security) decides where pages may go");
+  }
+  for (auto& c : closed) held_events_.push_back(std::move(c));
+  return Status::ok();
 }
 
 int Page::tabNumber(const std::string& tab_id) {
@@ -391,17 +491,17 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 
 // --- actions ---------------------------------------------------------------------------------
 
-Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force) {
+Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard) {
   // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
   bool stable = check == "click" && !force;
-  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable);
+  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard);
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
     // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
     WaitTarget t;
     t.id = el.scanner_id;
     auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
-    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable);
+    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard);
   }
   if (!point) return point.status();
   Point p = *point;
@@ -426,14 +526,28 @@ Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
     LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, true));
     return std::string(" (forced: synthetic events)");
   }
-  auto point = pointOf(el, "click");
+  auto point = pointOf(el, "click", false, /*guard=*/true);
   if (!point && point.status().code() == codes::kUnknownCommand) {
     LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, false));
     return std::string(" (synthetic events)");
   }
   if (!point) return point.status();
-  LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, o.button, o.count, 0, deadline));
+  LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, o.button, o.count));
   return std::string();
+}
+
+Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count) {
+  LSCOPE_RETURN_IF_ERROR(b.mouseClick(at, button, count, 0, deadline));
+  // The page may have moved between the check and the press (a toast inserted above the target):
+  // the guard cancelled a press that landed elsewhere, and the caller looks again (auto-wait).
+  // A failed call means the click navigated: nothing to report.
+  auto stray = scanner_.guardResult(el.frame);
+  if (stray && !stray->empty()) {
+    return Status(codes::kElementNotInteractable,
+                  describe(el) + " moved as it was clicked: the press landed on " + *stray + " and was held back",
+                  "observe, then click again");
+  }
+  return Status::ok();
 }
 
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
@@ -662,9 +776,9 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   }
   auto b = backend();
   if (!b) return b.status();
-  auto point = pointOf(el, "click");
+  auto point = pointOf(el, "click", false, /*guard=*/true);
   if (point) {
-    LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+    LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
     auto v = scanner_.getValue(el.scanner_id, el.frame);
     if (v && v->is_boolean() && v->get<bool>() == want) return std::string();
   } else if (point.status().code() != codes::kUnknownCommand && mayPass(point.status())) {
@@ -863,6 +977,11 @@ Response Page::actAndReport(const std::string& command, const std::function<Resu
     return r;
   }
   settle();
+  if (Status stop = enforcePolicy(); !stop) {
+    Response r = errorResponse(command, stop);
+    reportEvents(r);
+    return r;
+  }
   auto after = scan();
   if (!after) {
     // A navigation may have replaced the document mid-scan: settle and try once more.

@@ -13,6 +13,7 @@
 #include "engine/backend.h"
 #include "engine/changes.h"
 #include "engine/config.h"
+#include "engine/nav_policy.h"
 #include "engine/page_model.h"
 #include "engine/resolver.h"
 #include "engine/response.h"
@@ -44,6 +45,7 @@ struct PageEnv {
   Millis settle_max{3000};    // at most this long settling
   bool strict = false;        // ambiguous targets fail instead of choosing
   json pattern_rules;         // pack patterns passed to every scan (packs/*/patterns.yaml)
+  std::shared_ptr<const NavigationPolicy> policy;  // where pages may go; null: anywhere web
 };
 
 struct ClickOptions {
@@ -98,6 +100,16 @@ class Page {
   void waitForChange(Deadline until, Millis slice = Millis(1000));
   // Reports browser events (dialogs, new tabs, downloads) into the response.
   void reportEvents(Response& r);
+
+  // --- the navigation policy (engine/nav_policy.h) ---
+  // goto and new tabs: refused before anything is sent when the policy forbids the URL; after
+  // the navigation, where it ended is checked too (a redirect).
+  Status navigate(const std::string& url);
+  Result<std::string> newTab(const std::string& url);
+  // After an action: a tab that reached a URL the policy forbids (a redirect, a link or a popup,
+  // on a backend that cannot stop the request itself) is stopped at about:blank, a new tab closed.
+  // NAVIGATION_ERROR says where; ok when nothing was out of bounds.
+  Status enforcePolicy();
   int tabNumber(const std::string& tab_id);
   void rememberSecret(const std::string& value);
   bool isSecret(const std::string& value) const;
@@ -151,10 +163,15 @@ class Page {
   const Pattern* coveringPopup(const PageScan& page, const Element* el);
 
  private:
-  Result<Point> pointOf(const Element& el, const std::string& check, bool force = false);
+  Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false);
+  // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
+  // again) when the page moved and the press landed elsewhere; the guard held that press back.
+  Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);
   void scanFrames(PageScan& page, const ScanRequest& request);
   Result<std::string> selectCustom(const Element& el, const std::string& text);
 
+  // Browser events taken early (by enforcePolicy) for the next reportEvents.
+  std::vector<BrowserEvent> held_events_;
   BrowserState& state_;
   const PageEnv& env_;
   ScannerClient scanner_;

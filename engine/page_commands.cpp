@@ -83,7 +83,7 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
   }
   url = normalizeUrl(url);
   page.call.report(1, 3, "loading " + url);
-  Status nav = (*b)->navigate(url, page.deadline);
+  Status nav = page.navigate(url);
   if (!nav && nav.code() != codes::kTimeout) {
     page.dropBackendIfDead(nav);
     return errorResponse("goto", nav);
@@ -384,7 +384,7 @@ Response cmdTabs(CommandEnv& env, const Command& c) {
   };
   if (action == "new") {
     std::string url = arg.empty() ? "" : normalizeUrl(arg);
-    auto id = (*b)->newTab(url, page.deadline);
+    auto id = page.newTab(url);
     if (!id) return errorResponse("tabs", id.status());
     page.tabNumber(*id);
   } else if (action == "switch" || action == "close") {

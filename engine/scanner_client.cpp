@@ -36,12 +36,20 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
 }
 
 Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
-                                   bool stable) const {
+                                   bool stable, bool guard) const {
   json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
   if (stable) cmd["stable"] = true;
+  if (guard) cmd["guard"] = true;
   auto r = call(std::move(cmd), frame);
   if (!r) return r.status();
   return Point{r->value("x", 0.0), r->value("y", 0.0)};
+}
+
+Result<std::string> ScannerClient::guardResult(const std::string& frame) const {
+  auto r = call({{"cmd", "guard_result"}}, frame);
+  if (!r) return r.status();
+  const json& who = (*r)["intercepted"];
+  return who.is_string() ? who.get<std::string>() : std::string();
 }
 
 Status ScannerClient::click(int id, const std::string& frame, MouseButton button, int count, bool force) const {

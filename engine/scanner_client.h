@@ -58,8 +58,12 @@ class ScannerClient {
   // Actionability checks for `check` (click, type, hover) and the viewport point to send native
   // input to (frame-local coordinates of the top-level viewport for the scanner's frame).
   // `stable`: also wait (up to 10 frames) until its box is the same in two frames.
+  // `guard` (clicks): arm the page's check that the press lands on this element (guardResult).
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
-                      bool stable = false) const;
+                      bool stable = false, bool guard = false) const;
+  // After a guarded native click: what took the press instead ("button.toast-close \"×\""), or
+  // empty when the element got it (or the document is gone: a click that navigated).
+  Result<std::string> guardResult(const std::string& frame) const;
   // Synthetic-event fallbacks (§3.2-3.9) when native input cannot be used.
   Status click(int id, const std::string& frame, MouseButton button, int count, bool force) const;
   Status type(int id, const std::string& frame, const std::string& text, bool clear) const;

@@ -31,6 +31,7 @@ Session::Session(BackendFactory* factory, SessionOptions options)
   env_.settle_max = options_.settle_max;
   env_.strict = config_.strict_mode;
   env_.pattern_rules = options_.pattern_rules;
+  env_.policy = options_.policy ? options_.policy : std::make_shared<const NavigationPolicy>();
   applyPackRules();
 }
 

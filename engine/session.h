@@ -37,6 +37,7 @@ struct SessionOptions {
   EngineConfig config;                        // §11 settings (the session may change its copy)
   json pattern_rules;                         // patterns for every scan when there is no PackManager
   std::shared_ptr<PackManager> packs;         // site packs (§9); may be null
+  std::shared_ptr<const NavigationPolicy> policy;  // where pages may go; null: the default policy
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls), except

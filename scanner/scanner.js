@@ -278,6 +278,8 @@
       dispatchEvent: method(ET, 'dispatchEvent'),
       eventDefaultPrevented: getter(W.Event.prototype, 'defaultPrevented'),
       eventComposedPath: method(W.Event.prototype, 'composedPath'),
+      eventPreventDefault: method(W.Event.prototype, 'preventDefault'),
+      eventStopImmediate: method(W.Event.prototype, 'stopImmediatePropagation'),
       docCreateEvent: method(D, 'createEvent'), eventInit: method(W.Event.prototype, 'initEvent'),
       Event: W.Event,
       // Selection
@@ -5160,8 +5162,85 @@
         }
       }
     }
+    if (param(cmd, 'guard', false) === true && check === 'click') armGuard(item);
     return { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
       selector: itemSelector(item) };
+  }
+
+  // ----- click guard -----
+  // Between `point` and the backend's native click the page may move (a toast inserted above the
+  // target, a list re-sorting): the press would land on whatever is there now. `point` with
+  // `guard` arms a one-shot check, as Playwright checks its hit target: the first trusted press
+  // event decides. On the target (or its label, or a host whose closed shadow holds it) the guard
+  // disarms and the click goes on; anywhere else that press and the rest of its click are
+  // cancelled before the page sees them, and `guard_result` tells the engine, which looks again.
+  const GUARD_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick',
+    'auxclick', 'contextmenu'];
+  const GUARD_MS = 3000;  // never outlives a lost guard_result: a person's own clicks go through
+  let guard = null;
+
+  function guardHit(item, node) {
+    const el = node && nodeType(node) !== ELEMENT_NODE ? composedParent(node) : node;
+    if (!el) return false;
+    const target = pointerTarget(item);
+    return receivesPointer(item, el, null) || composedContains(el, target);
+  }
+
+  function onGuardEvent(e) {
+    const g = guard;
+    if (!g || !e.isTrusted) return;
+    if (now() > g.until) {
+      disarmGuard();
+      return;
+    }
+    const path = B.eventComposedPath(e);
+    const node = path && path.length ? path[0] : e.target;
+    if (!g.blocked && guardHit(g.item, node)) {
+      g.confirmed = true;
+      disarmGuard(true);
+      return;
+    }
+    if (!g.blocked) g.blocked = describe(nodeType(node) === ELEMENT_NODE ? node : composedParent(node));
+    B.eventPreventDefault(e);
+    B.eventStopImmediate(e);
+    // The click (or the menu) ends the sequence a press started.
+    if (e.type === 'click' || e.type === 'contextmenu' || e.type === 'auxclick' || e.type === 'dblclick') g.ended = true;
+  }
+
+  function armGuard(item) {
+    disarmGuard();
+    const wins = [TOP_WINDOW];
+    each(item.ctx.chain, (f) => { const d = safeContentDocument(f); if (d && docView(d)) push(wins, docView(d)); });
+    guard = { item, wins, until: now() + GUARD_MS, confirmed: false, blocked: null, ended: false };
+    each(wins, (w) => each(GUARD_EVENTS, (t) => addListener(w, t, onGuardEvent, true)));
+  }
+
+  /** Removes the listeners; `keep` leaves the result for guard_result. */
+  function disarmGuard(keep) {
+    const g = guard;
+    if (!g || g.off) return;
+    g.off = true;
+    each(g.wins, (w) => each(GUARD_EVENTS, (t) => {
+      try {
+        removeListener(w, t, onGuardEvent, true);
+      } catch (e) {
+        // a frame gone meanwhile
+      }
+    }));
+    if (!keep) guard = null;
+  }
+
+  /** guard_result: what the armed guard saw, then disarms it. */
+  function cmdGuardResult() {
+    const g = guard;
+    if (!g) return { armed: false, confirmed: false, intercepted: null };
+    // Events of a blocked press that are still to come (the click after a cancelled press)
+    // are cancelled until the sequence ends or the guard expires.
+    const out = { armed: true, confirmed: g.confirmed, intercepted: g.blocked };
+    if (!g.blocked || g.ended) disarmGuard();
+    else B.setTimeout(() => { if (guard === g) disarmGuard(); }, 300);
+    if (guard === g && g.off) guard = null;
+    return out;
   }
 
   async function cmdClick(cmd) {
@@ -6362,7 +6441,7 @@
         'scan', 'scan.max_elements', 'scan.include_hidden', 'scan.near', 'scan.within',
         'scan.viewport_only', 'scan.patterns', 'scan.shadow_dom', 'scan.same_origin_iframes',
         'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
-        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'type', 'type.delay',
+        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
@@ -7005,6 +7084,7 @@
   COMMANDS.scan = cmdScan;
   COMMANDS.click = cmdClick;
   COMMANDS.point = cmdPoint;
+  COMMANDS.guard_result = cmdGuardResult;
   COMMANDS.type = cmdType;
   COMMANDS.clear = cmdClear;
   COMMANDS.check = (cmd) => setChecked(cmd, true);

@@ -158,6 +158,13 @@ describe('actions', () => {
     assert.match(await pageText(), /trusted 3, untrusted 0/);
   });
 
+  it('a target that moves as it is pressed: the stray press is held back and the click lands on the target', async () => {
+    // The page inserts a bar under the pointer as it arrives, where the button was.
+    await ok('goto', { url: `${site.base}/moving-target.html` });
+    await ok('click', { target: 'Save draft' });
+    assert.match(await pageText(), /saved 1, undone 0/);
+  });
+
   it('click --double and --right reach the page as such', async () => {
     await ok('goto', { url: `${site.base}/widgets.html` });
     await ok('click', { target: 'Double-click me', double: true });

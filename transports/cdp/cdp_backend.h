@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "engine/nav_policy.h"
 #include "transports/common/find_browser.h"
 
 namespace lscope::cdp {
@@ -20,6 +21,8 @@ struct CdpOptions {
   std::string downloads_dir;          // where downloads are saved (default: a temp dir)
   int viewport_width = 1280;
   int viewport_height = 800;
+  // Origin lists are enforced at the browser (every document request); null: none.
+  std::shared_ptr<const NavigationPolicy> policy;
 };
 
 std::unique_ptr<BackendFactory> makeCdpBackendFactory(CdpOptions options);

@@ -22,7 +22,8 @@ constexpr Millis kLaunchTimeout(30000);
 
 class CdpBrowser final : public BackendFactory {
  public:
-  explicit CdpBrowser(CdpOptions options) : options_(std::move(options)) {}
+  explicit CdpBrowser(CdpOptions options)
+      : options_(std::move(options)), gate_(std::make_shared<PolicyGate>(options_.policy)) {}
   ~CdpBrowser() override { shutdown(); }
 
   Result<std::unique_ptr<Backend>> create(Deadline deadline) override {
@@ -41,6 +42,7 @@ class CdpBrowser final : public BackendFactory {
     page.viewport_height = options_.viewport_height;
     page.downloads_dir = downloads_dir_;
     page.description = description_;
+    if (gate_->active()) page.gate = gate_;
     auto ctx = conn->send("Target.createBrowserContext", {{"disposeOnDetach", true}}, "", deadline);
     if (!ctx) return ctx.status();
     page.browser_context_id = (*ctx)["browserContextId"].get<std::string>();
@@ -89,6 +91,10 @@ class CdpBrowser final : public BackendFactory {
     if (!conn) return conn.status().wrap(attached() ? "attaching to " + ws_url : "launched Chromium");
     conn_ = std::shared_ptr<CdpConnection>(std::move(conn.value()));
     conn_->send("Target.setDiscoverTargets", {{"discover", true}}, "", deadline);
+    if (Status gated = gate_->start(conn_, deadline); !gated) {
+      stop();
+      return gated;  // never run without the policy that was asked for
+    }
     spdlog::info("browser ready: {}", description_);
     return Status::ok();
   }
@@ -185,6 +191,7 @@ class CdpBrowser final : public BackendFactory {
   }
 
   CdpOptions options_;
+  std::shared_ptr<PolicyGate> gate_;
   std::mutex mu_;
   bool shut_down_ = false;
   std::shared_ptr<CdpConnection> conn_;

@@ -60,6 +60,7 @@ Result<std::unique_ptr<CdpPage>> CdpPage::open(std::shared_ptr<CdpConnection> co
   CdpPage* raw = page.get();
   page->listener_ = conn->addListener(
       [raw](const std::string& m, const json& p, const std::string& s) { raw->onEvent(m, p, s); });
+  if (options.gate) options.gate->add(raw);
 
   json create = {{"url", "about:blank"},
                  {"width", options.viewport_width},
@@ -94,6 +95,7 @@ void CdpPage::fitViewport(const std::string& target_id, Deadline deadline) {
 }
 
 CdpPage::~CdpPage() {
+  if (options_.gate) options_.gate->remove(this);
   conn_->removeListener(listener_);
   if (!conn_->connected()) return;
   auto deadline = Deadline::in(Millis(3000));
@@ -564,6 +566,22 @@ Status CdpPage::setFiles(int scanner_id, const std::string& frame_id,
   return r.status();
 }
 
+bool CdpPage::ownsFrame(const std::string& frame_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (targets_.count(frame_id)) return true;
+  for (const auto& [id, t] : targets_) {
+    if (t.main_frame_id == frame_id || t.child_frames.count(frame_id)) return true;
+  }
+  return false;
+}
+
+void CdpPage::noteBlocked(const std::string& frame_id, const std::string& url, const std::string& why) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Target* t = activeTarget();
+  bool own_document = t && (frame_id == t->target_id || frame_id == t->main_frame_id);
+  events_.push_back({own_document ? "blocked_navigation" : "blocked", url, why});
+}
+
 std::vector<BrowserEvent> CdpPage::drainEvents() {
   std::lock_guard<std::mutex> lock(mu_);
   std::vector<BrowserEvent> out;
@@ -718,8 +736,11 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
       t->url = params.value("url", "");
       ++t->navigations;
     }
+  } else if (method == "Page.frameAttached") {
+    t->child_frames.insert(params.value("frameId", ""));
   } else if (method == "Page.frameDetached") {
     t->worlds.erase(params.value("frameId", ""));
+    t->child_frames.erase(params.value("frameId", ""));
   } else if (method == "Network.requestWillBeSent") {
     t->inflight.insert(params.value("requestId", ""));
     t->last_network = Clock::now();

@@ -13,6 +13,7 @@
 #include "engine/backend.h"
 #include "scanner/scanner_source.h"
 #include "transports/cdp/cdp_connection.h"
+#include "transports/cdp/cdp_policy.h"
 
 namespace lscope::cdp {
 
@@ -26,9 +27,11 @@ struct CdpPageOptions {
   // Size the window so the viewport is viewport_width x viewport_height. Off in a window that is
   // the user's (the extension backend in the user's own browser).
   bool fit_viewport = true;
+  // The navigation policy's gate at the browser, when it enforces origin lists; may be null.
+  std::shared_ptr<PolicyGate> gate;
 };
 
-class CdpPage final : public Backend {
+class CdpPage final : public Backend, public GatedPage {
  public:
   // Opens a tab in the context and attaches to it.
   static Result<std::unique_ptr<CdpPage>> open(std::shared_ptr<CdpConnection> conn,
@@ -62,6 +65,8 @@ class CdpPage final : public Backend {
   Status setFiles(int scanner_id, const std::string& frame_id,
                   const std::vector<std::string>& paths, Deadline deadline) override;
   std::vector<BrowserEvent> drainEvents() override;
+  bool ownsFrame(const std::string& frame_id) override;
+  void noteBlocked(const std::string& frame_id, const std::string& url, const std::string& why) override;
 
  private:
   // One attached target: a tab, or an out-of-process iframe of the active tab.
@@ -74,6 +79,7 @@ class CdpPage final : public Backend {
     bool is_frame = false;             // an out-of-process iframe target
     std::string parent_session;        // frames: the session of the page that embeds it
     std::map<std::string, int> worlds;  // frame id -> scanner execution context id
+    std::set<std::string> child_frames;  // frames attached in this target's documents
     bool loading = false;               // main frame between started and stopped loading
     uint64_t navigations = 0;           // main-frame URL changes
     std::set<std::string> inflight;     // network request ids in flight

@@ -141,6 +141,11 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
           + `<body><h1>Upload received</h1><ul id="files">${list || '<li>No file.</li>'}</ul>`
           + '<p><a href="/upload.html">Upload another</a></p></body></html>');
       }
+      // A redirect, as sign-in and link-tracking pages do: /redirect?to=URL.
+      if (url.pathname === '/redirect' && url.searchParams.get('to')) {
+        res.writeHead(302, { Location: url.searchParams.get('to') });
+        return res.end();
+      }
       if (req.method === 'POST' && url.pathname === '/signup') {
         const rows = Object.entries(form).map(([k, v]) =>
           `<dt>${escapeHtml(k)}</dt><dd data-field="${escapeHtml(k)}">${escapeHtml(v)}</dd>`).join('');
