@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { connect, text, alive, waitExit, runLscope, startWithBrowser } from './lib/lscope.js';
+import { connect, text, alive, waitExit, runLscope, startWithBrowser, goneAfterKill } from './lib/lscope.js';
 import { startFixtureServer, accounts } from './lib/fixture_server.js';
 
 let site;
@@ -71,6 +71,15 @@ test('a tool that runs and fails is an isError result with a hint; the server ke
   } finally {
     await client.close();
   }
+});
+
+test('no orphan browser processes after SIGKILL: the watchdog ends them and removes the profile', async () => {
+  // SIGKILL reaches no handler of lscope's: what it started must end without its help.
+  const { child, browser, profile } = await startWithBrowser(`${site.base}/login.html`);
+  assert.ok(browser.some((p) => /chromium/.test(p.args)), 'Chromium was started');
+  child.kill('SIGKILL');
+  assert.equal((await waitExit(child)).signal, 'SIGKILL');
+  await goneAfterKill(browser, profile);
 });
 
 for (const how of ['EOF', 'SIGTERM', 'SIGINT']) {

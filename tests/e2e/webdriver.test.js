@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, text, descendants, alive, runLscope, lscopeBin, startWithBrowser, waitExit } from './lib/lscope.js';
+import { connect, text, descendants, alive, runLscope, lscopeBin, startWithBrowser, waitExit, goneAfterKill } from './lib/lscope.js';
 import { startHttpServer, httpClient } from './lib/http_server.js';
 import { startFixtureServer } from './lib/fixture_server.js';
 import { startGrid, wd } from './lib/grid.js';
@@ -165,6 +165,14 @@ describe('no orphans: drivers and browsers end with lscope', () => {
         for (const l of lines) assert.equal(JSON.parse(l).jsonrpc, '2.0');
       });
     }
+    it(`${name}, after SIGKILL: the driver and the browser it started end too`, async () => {
+      // PR_SET_PDEATHSIG reaches only the driver; the browser it launched is ended by the watchdog.
+      const { child, browser, profile } = await startWithBrowser(`${site.base}/login.html`, args);
+      assert.ok(browser.some((p) => /chromium|\bcog\b/.test(p.args)), 'a browser was started');
+      child.kill('SIGKILL');
+      assert.equal((await waitExit(child)).signal, 'SIGKILL');
+      await goneAfterKill(browser, profile);
+    });
   }
 });
 

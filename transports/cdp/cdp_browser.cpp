@@ -129,6 +129,7 @@ class CdpBrowser final : public BackendFactory {
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();
     process_ = std::move(child.value());
+    process_->removeOnDeath(profile_dir_);
     auto line = process_->waitForLine(
         [](const std::string& l) { return l.rfind("DevTools listening on ", 0) == 0; },
         deadline.capped(kLaunchTimeout));

@@ -21,6 +21,7 @@
 #include <mutex>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -28,6 +29,8 @@ namespace lscope {
 
 struct ChildProcess::State {
   mutable std::mutex mu;
+  int watchdog_fd = -1;  // write end of the watchdog's pipe (-1: none)
+  bool watchdog_done = true;  // no watchdog, or it has ended
   std::condition_variable cv;
   pid_t pid = -1;
   bool exited = false;
@@ -67,6 +70,54 @@ void readOutput(std::shared_ptr<ChildProcess::State> st, int fd) {
   std::lock_guard<std::mutex> lock(st->mu);
   st->output_closed = true;
   st->cv.notify_all();
+}
+
+// The watchdog (issue 16: processes we start die with us, even when we are SIGKILLed, which no
+// handler of ours sees). PR_SET_PDEATHSIG reaches only the direct child; what it starts (the
+// browser chromedriver launches, cog under WPEWebDriver) would be left running. A small shell in
+// a session of its own holds the read end of a pipe only we write to: when we die the kernel
+// closes our end, the read sees EOF, and the shell kills the child's whole process group, then
+// removes the directories we told it about (profiles) once their writers are gone.
+constexpr const char* kWatchdogScript =
+    "set -f\n"
+    "list=''\n"
+    "while IFS= read -r line; do list=\"$list$line\n\"; done\n"
+    "if kill -KILL \"-$1\" 2>/dev/null; then [ -n \"$list\" ] && sleep 1; fi\n"
+    "[ -n \"$list\" ] || exit 0\n"
+    "printf '%s' \"$list\" | while IFS= read -r d; do [ -n \"$d\" ] && rm -rf -- \"$d\"; done\n";
+
+// Forks the watchdog for the group `pgid`; returns its pid and the pipe's write end (CLOEXEC),
+// or -1s when it could not start (the child then runs without one).
+std::pair<pid_t, int> startWatchdog(pid_t pgid) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) return {-1, -1};
+  std::string group = std::to_string(pgid);
+  const char* argv[] = {"/bin/sh", "-c", kWatchdogScript, "lscope-watchdog", group.c_str(), nullptr};
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setsid();  // out of our process group: a signal to it (Ctrl-C, a harness) spares the watchdog
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+    ::signal(SIGINT, SIG_IGN);
+    ::signal(SIGHUP, SIG_IGN);
+    ::signal(SIGTERM, SIG_IGN);
+    ::dup2(fds[0], 0);  // dup2 clears CLOEXEC on the copy
+    int devnull = ::open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+    }
+    ::syscall(SYS_close_range, 3U, ~0U, 0U);
+    ::execv(argv[0], const_cast<char* const*>(argv));
+    ::_exit(127);
+  }
+  ::close(fds[0]);
+  if (pid < 0) {
+    ::close(fds[1]);
+    return {-1, -1};
+  }
+  return {pid, fds[1]};
 }
 
 }  // namespace
@@ -143,19 +194,35 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& op
       started.set_value(Status(codes::kInternal, std::string("fork: ") + std::strerror(errno)));
       return;
     }
+    ::setpgid(pid, pid);  // also here: the group exists before the watchdog may signal it
+    auto [watchdog, watchdog_fd] = startWatchdog(pid);
     {
       std::lock_guard<std::mutex> lock(st->mu);
       st->pid = pid;
+      st->watchdog_fd = watchdog_fd;
+      st->watchdog_done = watchdog <= 0;
     }
     std::thread(readOutput, st, out[0]).detach();
     started.set_value(Status::ok());
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
-    std::lock_guard<std::mutex> lock(st->mu);
-    st->exited = true;
-    st->wait_status = status;
-    st->cv.notify_all();
+    {
+      std::lock_guard<std::mutex> lock(st->mu);
+      st->exited = true;
+      st->wait_status = status;
+      // The child is gone: the watchdog kills what is left of its group, then ends.
+      if (st->watchdog_fd >= 0) ::close(st->watchdog_fd);
+      st->watchdog_fd = -1;
+      st->cv.notify_all();
+    }
+    if (watchdog > 0) {
+      while (::waitpid(watchdog, &status, 0) < 0 && errno == EINTR) {
+      }
+      std::lock_guard<std::mutex> lock(st->mu);
+      st->watchdog_done = true;
+      st->cv.notify_all();
+    }
   });
   owner.detach();
   Status s = started_future.get();
@@ -164,6 +231,16 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const SpawnOptions& op
 }
 
 ChildProcess::~ChildProcess() { terminate(Millis(3000)); }
+
+void ChildProcess::removeOnDeath(const std::string& dir) {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  if (state_->watchdog_fd < 0 || dir.empty() || dir.find('\n') != std::string::npos) return;
+  std::string line = dir + "\n";
+  // A pipe takes PIPE_BUF (4096) bytes at once; the watchdog reads as we write.
+  if (::write(state_->watchdog_fd, line.data(), line.size()) < 0) {
+    spdlog::debug("{}: the watchdog did not take {}", state_->log_name, dir);
+  }
+}
 
 pid_t ChildProcess::pid() const {
   std::lock_guard<std::mutex> lock(state_->mu);
@@ -262,6 +339,9 @@ void ChildProcess::terminate(Millis grace) {
   // Helpers of the child (a browser's network process) die with the group; wait until they
   // have, so nothing of ours outlives this call.
   waitGroupGone(pid, Deadline::in(Millis(2000)));
+  // Its watchdog ends as soon as it sees the group gone: nothing of ours outlives this call.
+  std::unique_lock<std::mutex> lock(state_->mu);
+  state_->cv.wait_until(lock, Deadline::in(Millis(2000)).at(), [&] { return state_->watchdog_done; });
 }
 
 std::string ChildProcess::recentOutput(size_t max_lines) const {

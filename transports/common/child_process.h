@@ -25,10 +25,13 @@ struct SpawnOptions {
 class ChildProcess {
  public:
   // Starts the program in a new process group. The child gets SIGKILL if this process dies
-  // (PR_SET_PDEATHSIG), so a crash of ours never leaves it running.
+  // (PR_SET_PDEATHSIG), and a watchdog kills its whole group then (what the child started too),
+  // so even a SIGKILL of ours never leaves anything running.
   static Result<std::unique_ptr<ChildProcess>> spawn(const SpawnOptions& options);
   // Terminates the group (see terminate()) if still running.
   ~ChildProcess();
+  // Has the watchdog remove `dir` (a browser profile) if this process dies without doing so.
+  void removeOnDeath(const std::string& dir);
 
   pid_t pid() const;
   bool running() const;

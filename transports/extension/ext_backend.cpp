@@ -182,6 +182,7 @@ class ExtensionFactory final : public BackendFactory {
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();
     spdlog::info("launched Chromium (pid {}) with the extension", (*child)->pid());
+    (*child)->removeOnDeath(profile_dir_);
     std::lock_guard<std::mutex> lock(process_mu_);
     process_ = std::move(child.value());
     return Status::ok();

@@ -158,6 +158,12 @@ class WdFactory final : public BackendFactory {
       profile = makeTempDir("lemmascope-profile-");
       if (profile.empty()) return Status(codes::kInternal, "cannot create a temporary profile");
       page.owned_dirs.push_back(profile);
+      std::shared_ptr<ChildProcess> driver = own_driver;
+      if (!driver) {
+        std::lock_guard<std::mutex> lock(mu_);
+        if (shared_) driver = shared_->process;
+      }
+      if (driver) driver->removeOnDeath(profile);
     }
     json caps = sessionCapabilities(engine_, options_, binary, page.downloads_dir, profile);
     auto opened = WdPage::open(client, caps, page, deadline);

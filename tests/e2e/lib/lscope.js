@@ -30,12 +30,12 @@ export function text(result) {
   return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 }
 
-// Processes as {pid, ppid, args}.
+// Processes as {pid, ppid, pgid, args}.
 export function processes() {
-  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  const out = execFileSync('ps', ['-eo', 'pid=,ppid=,pgid=,args='], { encoding: 'utf8' });
   return out.split('\n').filter(Boolean).map((line) => {
-    const m = line.trim().match(/^(\d+)\s+(\d+)\s+(.*)$/);
-    return { pid: Number(m[1]), ppid: Number(m[2]), args: m[3] };
+    const m = line.trim().match(/^(\d+)\s+(\d+)\s+(\d+)\s+(.*)$/);
+    return { pid: Number(m[1]), ppid: Number(m[2]), pgid: Number(m[3]), args: m[4] };
   });
 }
 
@@ -62,6 +62,24 @@ export function alive(pid) {
   } catch {
     return false;
   }
+}
+
+// After lscope is SIGKILLed, what it started is ended by its watchdog (a process of its own that
+// sees lscope's end): resolves once none of `procs` runs and `dir` (a profile) is gone, or
+// rejects after `ms` naming what is left. Each check is a read of /proc, every 50 ms.
+export function goneAfterKill(procs, dir, ms = 10000) {
+  const left = () => [...procs.filter((p) => alive(p.pid)).map((p) => `pid ${p.pid} (${p.args.slice(0, 60)})`),
+    ...(dir && fs.existsSync(dir) ? [`the profile ${dir}`] : [])];
+  return new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    const check = () => {
+      const l = left();
+      if (!l.length) return resolve();
+      if (Date.now() - t0 > ms) return reject(new Error(`still there ${ms} ms after lscope was killed: ${l.join(', ')}`));
+      setTimeout(check, 50);
+    };
+    check();
+  });
 }
 
 // Resolves when the process exits (or rejects after ms).
@@ -135,7 +153,11 @@ export async function startWithBrowser(url, extraArgs = []) {
     };
     check();
   });
-  const browser = descendants(child.pid);
+  // What lscope started, and the members of their process groups: a driver may start the
+  // browser detached from itself (chromedriver's Chromium has PID 1 as parent), in its group.
+  const started = descendants(child.pid);
+  const groups = new Set(started.map((p) => p.pid));
+  const browser = [...started, ...processes().filter((p) => groups.has(p.pgid) && !started.some((s) => s.pid === p.pid))];
   const profile = browser.map((p) => p.args.match(/--user-data-dir=(\S+)/)).find(Boolean)?.[1];
   return { child, lines, browser, profile };
 }
