@@ -79,7 +79,12 @@ bool isSensitiveName(const std::string& name) {
   return false;
 }
 
-bool parseElement(const json& e, const std::string& frame, Element& el) {
+namespace {
+
+// The parsers proper. A field of the wrong type throws (json::value<T> of another type): the
+// public functions below turn that into a malformed answer, never an exception (a hostile page
+// shapes what a scanner in its own realm returns; fuzz/scan_fuzz.cpp).
+bool parseElementFields(const json& e, const std::string& frame, Element& el) {
   if (!e.is_object() || !e.contains("id") || !e["id"].is_number_integer()) return false;
   el.id = el.scanner_id = e["id"].get<int>();
   el.frame = frame;
@@ -116,7 +121,7 @@ bool parseElement(const json& e, const std::string& frame, Element& el) {
   return true;
 }
 
-Result<PageScan> parseScan(const json& data, const std::string& frame) {
+Result<PageScan> parseScanFields(const json& data, const std::string& frame) {
   if (!data.is_object()) return Status(codes::kScriptError, "scan returned no data");
   PageScan scan;
   const json page = data.value("page", json::object());
@@ -187,6 +192,25 @@ Result<PageScan> parseScan(const json& data, const std::string& frame) {
   scan.interactive = std::max(scan.interactive, returned);
   scan.available = std::max(scan.available, returned);
   return scan;
+}
+
+}  // namespace
+
+bool parseElement(const json& e, const std::string& frame, Element& el) {
+  try {
+    return parseElementFields(e, frame, el);
+  } catch (const json::exception&) {
+    return false;
+  }
+}
+
+Result<PageScan> parseScan(const json& data, const std::string& frame) {
+  try {
+    return parseScanFields(data, frame);
+  } catch (const json::exception& e) {
+    return Status(codes::kScriptError, std::string("the scanner's answer is malformed: ") + e.what(),
+                  "scan again; a page that replaces the builtins the scanner uses can cause this");
+  }
 }
 
 int IdAllocator::idFor(const Element& e) {

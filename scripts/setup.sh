@@ -10,7 +10,8 @@ packages=(g++ cmake ninja-build ccache pkg-config
   chromium chromium-driver
   wpewebkit-driver cog           # WPE WebKit behind WebDriver (lscope-e)
   openjdk-17-jre-headless        # Selenium Grid in the tests
-  openssl)                       # the site copies' HTTPS certificate in the pack tests
+  openssl                        # the site copies' HTTPS certificate in the pack tests
+  clang libclang-rt-14-dev)      # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
 

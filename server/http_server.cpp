@@ -408,6 +408,8 @@ Result<int> McpHttpServer::start() {
 
 void McpHttpServer::run() { impl_->http.run(); }
 
+void McpHttpServer::serveRequest(const net::ServerRequest& req, net::ServerResponse& res) { impl_->handle(req, res); }
+
 void McpHttpServer::stop() {
   std::vector<std::shared_ptr<HttpSession>> all;
   {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "engine/backend.h"
+#include "net/http.h"
 #include "server/mcp_session.h"
 
 namespace lscope::mcp {
@@ -32,6 +33,8 @@ class McpHttpServer {
   void run();
   // Ends every session and makes run() return. Thread-safe.
   void stop();
+  // One request through the server's request path, without a socket (the HTTP fuzzer).
+  void serveRequest(const net::ServerRequest& req, net::ServerResponse& res);
 
   struct Impl;
 

@@ -27,9 +27,7 @@ class LineOutbox final : public Outbox {
 
 }  // namespace
 
-int serveStdio(const ServerConfig& config, BackendFactory* factory, std::istream& in, std::ostream& out) {
-  LineOutbox outbox(out);
-  McpSession session(config, factory, &outbox);
+void serveLines(McpSession& session, Outbox& outbox, std::istream& in) {
   std::string line;
   while (std::getline(in, line)) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -37,6 +35,12 @@ int serveStdio(const ServerConfig& config, BackendFactory* factory, std::istream
     auto reply = session.handleText(line);
     if (reply) outbox.send(*reply, nullptr);
   }
+}
+
+int serveStdio(const ServerConfig& config, BackendFactory* factory, std::istream& in, std::ostream& out) {
+  LineOutbox outbox(out);
+  McpSession session(config, factory, &outbox);
+  serveLines(session, outbox, in);
   spdlog::debug("stdin closed; finishing queued calls");
   session.drain();
   return 0;

@@ -14,4 +14,8 @@ namespace lscope::mcp {
 // Returns 0. Blocks the calling thread.
 int serveStdio(const ServerConfig& config, BackendFactory* factory, std::istream& in, std::ostream& out);
 
+// The framing of serveStdio: each line of `in` (CR LF or LF; blank lines skipped) to the
+// session, its immediate reply to `outbox`. Returns at EOF without draining.
+void serveLines(McpSession& session, Outbox& outbox, std::istream& in);
+
 }  // namespace lscope::mcp

@@ -81,7 +81,7 @@ void readOutput(std::shared_ptr<ChildProcess::State> st, int fd) {
 constexpr const char* kWatchdogScript =
     "set -f\n"
     "list=''\n"
-    "while IFS= read -r line; do list=\"$list$line\n\"; done\n"
+    "while IFS= read -r line; do if [ -z \"$line\" ]; then list=''; else list=\"$list$line\n\"; fi; done\n"
     "if kill -KILL \"-$1\" 2>/dev/null; then [ -n \"$list\" ] && sleep 1; fi\n"
     "[ -n \"$list\" ] || exit 0\n"
     "printf '%s' \"$list\" | while IFS= read -r d; do [ -n \"$d\" ] && rm -rf -- \"$d\"; done\n";
@@ -329,8 +329,16 @@ void ChildProcess::terminate(Millis grace) {
     pid = state_->pid;
   }
   if (pid <= 0) return;
+  {
+    // We end it ourselves and clean up after it: the watchdog forgets its directories (an empty
+    // line), so it does not remove them a second time.
+    std::lock_guard<std::mutex> lock(state_->mu);
+    if (state_->watchdog_fd >= 0 && ::write(state_->watchdog_fd, "\n", 1) < 0) {
+      spdlog::debug("{}: the watchdog is gone", state_->log_name);
+    }
+  }
   // The group outlives its leader when helpers linger; signal the group either way.
-  if (running()) {
+  if (running() && grace.count() > 0) {
     ::kill(-pid, SIGTERM);
     if (!waitExit(Deadline::in(grace))) spdlog::warn("{} ignored SIGTERM; killing", state_->log_name);
   }

@@ -41,7 +41,8 @@ class ChildProcess {
                                   Deadline deadline);
   // Blocks until the process exits or the deadline passes; true if it exited.
   bool waitExit(Deadline deadline);
-  // SIGTERM to the group, up to `grace` for it to exit, then SIGKILL to the group. Idempotent.
+  // SIGTERM to the group, up to `grace` for it to exit, then SIGKILL to the group (at once when
+  // `grace` is 0). Idempotent.
   void terminate(Millis grace);
   // The last lines of output, for error messages.
   std::string recentOutput(size_t max_lines = 10) const;
