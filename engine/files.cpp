@@ -1,6 +1,8 @@
 // File helpers (engine/files.h).
 #include "engine/files.h"
 
+#include <cstdint>
+
 #include <stdlib.h>
 
 #include <filesystem>
@@ -38,11 +40,13 @@ std::string makeTempDir(const std::string& prefix) {
 std::string base64Decode(const std::string& in) {
   static const std::string kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;
-  int val = 0, bits = -8;
+  // Only the low bits matter; unsigned, the older ones shift out without overflow (UBSan).
+  uint32_t val = 0;
+  int bits = -8;
   for (unsigned char c : in) {
     auto pos = kChars.find(static_cast<char>(c));
     if (pos == std::string::npos) continue;  // '=', line breaks
-    val = (val << 6) + static_cast<int>(pos);
+    val = (val << 6) + static_cast<uint32_t>(pos);
     bits += 6;
     if (bits >= 0) {
       out.push_back(static_cast<char>((val >> bits) & 0xff));

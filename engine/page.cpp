@@ -111,6 +111,12 @@ Page::Page(BrowserState& state, const PageEnv& env, Deadline dl, const CallConte
 // --- browser and scans -----------------------------------------------------------------------
 
 Result<Backend*> Page::backend() {
+  if (!state_.backend && lost_) {
+    // A fresh browser in the middle of a command would be a blank page acting as the one the
+    // command started on (a login "succeeding" on about:blank): the command ends here.
+    return Status(codes::kBrowserError, "the browser went away during this command (" + lost_why_ + ")",
+                  "run it again: the next command starts a fresh browser");
+  }
   if (!state_.backend) {
     call.report(0, 0, "starting the browser");
     auto created = env_.factory->create(deadline);
@@ -136,6 +142,8 @@ void Page::dropBackendIfDead(const Status& status) {
     state_.backend.reset();
     state_.forgetPage();
     state_.ids.reset();
+    lost_ = true;
+    lost_why_ = status.message();
   }
 }
 

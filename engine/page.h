@@ -170,6 +170,9 @@ class Page {
   void scanFrames(PageScan& page, const ScanRequest& request);
   Result<std::string> selectCustom(const Element& el, const std::string& text);
 
+  // The browser was lost during this command: backend() does not start another until the next.
+  bool lost_ = false;
+  std::string lost_why_;
   // Browser events taken early (by enforcePolicy) for the next reportEvents.
   std::vector<BrowserEvent> held_events_;
   BrowserState& state_;

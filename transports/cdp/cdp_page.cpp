@@ -354,6 +354,12 @@ Status CdpPage::locateFrame(const std::string& frame_id, std::string& session, s
   return Status::ok();
 }
 
+bool CdpPage::rendererBusy(const std::string& session) {
+  // The smallest script there is: a renderer that cannot run it in a second is held by the page.
+  auto probe = conn_->send("Runtime.evaluate", {{"expression", "0"}}, session, Deadline::in(Millis(1000)));
+  return !probe && probe.status().code() == codes::kTimeout;
+}
+
 Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::string& expression,
                                       bool by_value, Deadline deadline, bool retry) {
   for (int attempt = 0;; ++attempt) {
@@ -370,6 +376,15 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                            {"awaitPromise", true},
                            {"returnByValue", by_value}},
                           session, deadline);
+    }
+    if (!reply && reply.status().code() == codes::kTimeout && rendererBusy(session)) {
+      // The page's own script has not yielded (an endless loop keeps the renderer's thread, so
+      // the scanner never ran): stop that script, as DevTools' pause button would, so the tab
+      // answers again, and say so.
+      conn_->post("Runtime.terminateExecution", json::object(), session);
+      return Status(codes::kTimeout,
+                    "the page's own script kept the browser busy (an endless loop?): lscope stopped it",
+                    "observe again: the tab answers now; the page may be half-broken, refresh it if so");
     }
     if (!reply) {
       // A frame's own session ends when the frame goes (a consent iframe removed by the click

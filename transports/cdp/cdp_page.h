@@ -100,6 +100,9 @@ class CdpPage final : public Backend, public GatedPage {
   Result<json> evaluateInWorld(const std::string& frame_id, const std::string& expression,
                                bool by_value, Deadline deadline, bool retry = true);
   void finishDownload(const json& params);  // REQUIRES: mu_ held
+  // Whether the renderer of `session` cannot run even a trivial script (the page's script holds
+  // its thread).
+  bool rendererBusy(const std::string& session);
   Result<json> call(const std::string& method, const json& params, Deadline deadline);
   Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
                            Deadline deadline);

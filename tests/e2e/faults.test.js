@@ -1,0 +1,113 @@
+// Faults in the middle of work (issue 16): the browser killed while an intent waits, a page that
+// leaves while a form is filled, frames detached while they are scanned, a script that never
+// yields, a click that opens fifty windows. Each time: a clear error (or a clear report), the
+// server alive, the next command working, and nothing left running.
+import { describe, it as nodeTest, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect, text, conform, descendants, alive } from './lib/lscope.js';
+import { startFixtureServer, startCrossOriginServer } from './lib/fixture_server.js';
+
+const it = conform(nodeTest);
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+let site;
+let xsite;
+before(async () => {
+  site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.join(here, 'pages') } });
+  xsite = await startCrossOriginServer();
+});
+after(async () => {
+  await site.close();
+  await xsite.close();
+});
+
+function session(args = []) {
+  const s = {};
+  before(async () => { ({ client: s.client, transport: s.transport } = await connect(args)); });
+  after(async () => { await s.client.close(); });
+  s.call = (name, a = {}) => s.client.callTool({ name, arguments: a });
+  s.ok = async (name, a = {}) => {
+    const r = await s.call(name, a);
+    assert.equal(r.isError, false, `${name} ${JSON.stringify(a)} failed:\n${text(r)}`);
+    return text(r);
+  };
+  return s;
+}
+
+// Resolves once `cond()` holds (checked every 20 ms), or rejects after `ms`.
+const until = (cond, ms, what) => new Promise((resolve, reject) => {
+  const t0 = Date.now();
+  const check = () => {
+    if (cond()) return resolve();
+    if (Date.now() - t0 > ms) return reject(new Error(`${what}: not within ${ms} ms`));
+    setTimeout(check, 20);
+  };
+  check();
+});
+
+describe('faults mid-intent', () => {
+  const s = session();
+
+  it('the browser is killed during login: a clear error, then a fresh browser for the next command', async () => {
+    await s.ok('goto', { url: `${site.base}/e2e-pages/slow-login.html` });
+    const browsers = () => descendants(s.transport.pid).filter((p) => /chromium/.test(p.args));
+    const first = browsers();
+    assert.ok(first.length > 0, 'a browser runs');
+    const login = s.call('login', { username: 'ada@example.com', password: 'hunter2' });
+    // Killed while login waits for the sign-in's outcome (the page's request is in flight).
+    await until(() => site.received.some((r) => r.path === '/api/slow'), 15000, 'the sign-in request');
+    for (const p of first) { try { process.kill(p.pid, 'SIGKILL'); } catch { /* gone */ } }
+    const r = await login;
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /^error login: .*(browser|connection|crash)/i);
+    assert.ok(!text(r).includes('hunter2'));
+    for (const p of first) await until(() => !alive(p.pid), 5000, `pid ${p.pid} gone`);
+    const again = await s.ok('goto', { url: `${site.base}/login.html` });
+    assert.match(again, /Sign in · Fixture/);
+  });
+
+  it('a page that leaves while fill_form fills it: the form is named gone, nothing else is typed, the session goes on', async () => {
+    await s.ok('goto', { url: `${site.base}/e2e-pages/leaves-while-filled.html` });
+    const r = await s.call('fill_form', { data: { name: 'Ada Lovelace', street: '12 St James Square', city: 'London', postcode: 'SW1Y 4JH' } });
+    const out = text(r);
+    assert.match(out, /^(error|partial) fill_form/, out);
+    assert.match(out, /navigat|left|gone|opened\.html/i, out);
+    assert.match(await s.ok('url'), /opened\.html/);
+    await s.ok('goto', { url: `${site.base}/e2e-pages/leaves-while-filled.html` });
+  });
+
+  it('frames detached while they are scanned: every observe answers', async () => {
+    await s.ok('goto', { url: `${site.base}/e2e-pages/frame-churn.html?xo=${xsite.base}` });
+    for (let i = 0; i < 8; i++) {
+      const r = await s.call('observe');
+      assert.equal(r.isError, false, text(r));
+      assert.match(text(r), /button "Keep reading"/);
+    }
+  });
+
+  it('a click that opens fifty windows: reported, listed, and the session goes on', async () => {
+    await s.ok('goto', { url: `${site.base}/e2e-pages/many-popups.html` });
+    const r = await s.ok('click', { target: 'Open all deals' });
+    assert.match(r, /new tab \[\d+\]/);
+    const tabs = await s.ok('tabs');
+    assert.ok((tabs.match(/^\[\d+\]/gm) || []).length >= 2, tabs);
+    assert.match(await s.ok('observe'), /button "Open all deals"/);
+  });
+});
+
+describe('a script that never yields', () => {
+  const s = session(['--timeout', '5']);
+  it('the scan stops with a clear error, the script is stopped, and the tab answers again', async () => {
+    const go = await s.call('goto', { url: `${site.base}/e2e-pages/spin.html` });
+    let r = go;
+    // The loop starts a moment after load: the goto may still see the page; the next look will not.
+    if (!go.isError) r = await s.call('observe');
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /endless loop\?\): lscope stopped it/);
+    const again = await s.ok('observe');
+    assert.match(again, /button "Refresh"/);
+    assert.match(await s.ok('goto', { url: `${site.base}/login.html` }), /Sign in · Fixture/);
+  });
+});
