@@ -122,13 +122,14 @@ Status run(IntentRun& run) {
   }
   // Ids, not pointers: every action rescans.
   int pass_id = f.pass ? f.pass->id : 0;
+  int user_id = f.user ? f.user->id : 0;
   if (f.user) {
     auto t = run.type(*f.user, username);
     if (!t) return t.status();
   }
   if (!pass_id) {
     // Two-step sign-in: the password field comes after "Next".
-    const Element* user_now = f.user ? run.scan.byId(f.user->id) : nullptr;
+    const Element* user_now = user_id ? run.scan.byId(user_id) : nullptr;  // f's pointers are stale now
     const Element* next = firstWhere(run.scan, [&](const Element& e) {
       return (e.type == "button" || e.type == "generic") && textHas(e, {"next", "continue", "sign in", "log in", "submit"}) &&
              (!user_now || sameGroup(e, *user_now));
