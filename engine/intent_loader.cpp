@@ -94,7 +94,9 @@ std::string escapePointer(const std::string& key) {
   return out;
 }
 
-std::string quoteJs(const json& v) { return v.is_string() ? "\"" + v.get<std::string>() + "\"" : v.dump(); }
+std::string quoteJs(const json& v) {
+  return v.is_string() ? "\"" + v.get<std::string>() + "\"" : v.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
 // --- YAML -> JSON, keeping where each value was written ---------------------------------------
 
@@ -1433,8 +1435,40 @@ class Builder {
 namespace {
 
 // YAML text -> JSON with marks; errors carry `code`.
+// Where `text` stops being UTF-8 (a JSON document holds only UTF-8 text), or npos.
+size_t invalidUtf8At(const std::string& text) {
+  auto at = [&](size_t i) { return i < text.size() ? static_cast<unsigned char>(text[i]) : 0u; };
+  auto cont = [](unsigned c, unsigned lo = 0x80, unsigned hi = 0xbf) { return c >= lo && c <= hi; };
+  for (size_t i = 0; i < text.size();) {
+    unsigned c = at(i);
+    size_t n = 0;
+    bool ok = true;
+    if (c < 0x80) {
+      n = 1;
+    } else if (c >= 0xc2 && c <= 0xdf) {
+      ok = cont(at(i + 1)), n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      // no overlongs (E0 A0..), no surrogates (ED ..9F)
+      ok = cont(at(i + 1), c == 0xe0 ? 0xa0 : 0x80, c == 0xed ? 0x9f : 0xbf) && cont(at(i + 2)), n = 3;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      ok = cont(at(i + 1), c == 0xf0 ? 0x90 : 0x80, c == 0xf4 ? 0x8f : 0xbf) && cont(at(i + 2)) && cont(at(i + 3)), n = 4;
+    } else {
+      ok = false;
+    }
+    if (!ok) return i;
+    i += n;
+  }
+  return std::string::npos;
+}
+
 bool convertYaml(const std::string& text, const std::string& file, const char* code, Marks& marks, json& doc,
                  Status& error) {
+  if (size_t bad = invalidUtf8At(text); bad != std::string::npos) {
+    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
+    error = Status(code, file + ":" + std::to_string(line) + ": not UTF-8 text (byte " + std::to_string(bad) + ")",
+                   "save the file as UTF-8");
+    return false;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(text);
@@ -1479,7 +1513,11 @@ Result<PackSpec> parsePack(const std::string& text, const std::string& file) {
   Builder b(file, marks, o);
   b.error_code = codes::kPackLoadFailed;
   b.schema_hint = "see schemas/pack-v1.json and packs/README.md";
-  if (!b.buildPack(doc, spec)) return b.status;
+  try {
+    if (!b.buildPack(doc, spec)) return b.status;
+  } catch (const json::exception& e) {
+    return Status(codes::kPackLoadFailed, file + ": cannot be read: " + e.what(), b.schema_hint);
+  }
   spec.document = std::move(doc);
   return spec;
 }
@@ -1494,7 +1532,11 @@ Result<json> parsePatterns(const std::string& text, const std::string& file) {
   b.error_code = codes::kPackLoadFailed;
   b.schema_hint = "see schemas/patterns-v1.json and packs/README.md";
   json rules = json::array();
-  if (!b.buildPatterns(doc, rules)) return b.status;
+  try {
+    if (!b.buildPatterns(doc, rules)) return b.status;
+  } catch (const json::exception& e) {
+    return Status(codes::kPackLoadFailed, file + ": cannot be read: " + e.what(), b.schema_hint);
+  }
   return rules;
 }
 
@@ -1505,7 +1547,11 @@ Result<IntentDef> parseIntent(const std::string& text, const std::string& file, 
   if (!convertYaml(text, file, codes::kDefinitionInvalid, marks, doc, error)) return error;
   IntentDef def;
   Builder b(file, marks, options);
-  if (!b.build(doc, def)) return b.status;
+  try {
+    if (!b.build(doc, def)) return b.status;
+  } catch (const json::exception& e) {
+    return Status(codes::kDefinitionInvalid, file + ": cannot be read: " + e.what(), "see schemas/intent-v1.json");
+  }
   def.tier = options.tier;
   def.file = file;
   def.trusted = options.trusted;

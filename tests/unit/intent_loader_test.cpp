@@ -244,3 +244,17 @@ TEST_CASE("every invalid pack.yaml and patterns.yaml is rejected where its heade
   }
   CHECK(n >= 20);
 }
+
+TEST_CASE("a file that is not UTF-8 is refused with its line, never thrown out of the loader") {
+  // Found by fuzz/yaml_fuzz.cpp: a value with invalid UTF-8 made an error message's json::dump
+  // throw. Now the text is checked first.
+  std::string text = "name: greet\ndescription: \"caf\xe9\"\nsteps:\n  - action: observe\n";
+  auto def = parseIntent(text, "greet.yaml", LoadOptions{});
+  REQUIRE_FALSE(static_cast<bool>(def));
+  CHECK(def.status().message().find("greet.yaml:2: not UTF-8 text") != std::string::npos);
+  auto pack = parsePack("name: x\xed\xa0\x80\n", "pack.yaml");  // a UTF-16 surrogate, encoded
+  REQUIRE_FALSE(static_cast<bool>(pack));
+  CHECK(pack.status().message().find("pack.yaml:1: not UTF-8 text") != std::string::npos);
+  CHECK(static_cast<bool>(parsePatterns("patterns: []\n# caf\xc3\xa9 \xf0\x9f\x8d\xaa\n", "patterns.yaml")) ==
+        static_cast<bool>(parsePatterns("patterns: []\n", "patterns.yaml")));
+}
