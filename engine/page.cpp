@@ -290,6 +290,8 @@ void Page::reportEvents(Response& r) {
       }
       r.add("events", "new tab [" + std::to_string(n) + "] " + shortUrl(url) + " (tabs switch " +
                           std::to_string(n) + ")");
+    } else if (ev.kind == "script_stopped") {
+      r.add("events", "the page's script " + ev.message);
     } else if (ev.kind == "download") {
       r.add("events", "download " + ev.detail + " " + ev.message);
     } else {

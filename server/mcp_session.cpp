@@ -98,7 +98,11 @@ std::optional<json> McpSession::handle(const json& msg) {
       return makeError(id, kInvalidRequest, "Invalid Request: " + c.error);
     }
     case MessageKind::kNotification:
-      handleNotification(msg);
+      try {
+        handleNotification(msg);
+      } catch (const json::exception& e) {
+        spdlog::debug("notification ignored: {}", e.what());  // nothing to answer a notification with
+      }
       return std::nullopt;
     case MessageKind::kResponse: {
       // The answer to one of our requests (elicitation/create, ping).
@@ -115,7 +119,13 @@ std::optional<json> McpSession::handle(const json& msg) {
       return std::nullopt;
     }
     case MessageKind::kRequest:
-      return handleRequest(msg);
+      try {
+        return handleRequest(msg);
+      } catch (const json::exception& e) {
+        // A field of the wrong type anywhere in params ({"protocolVersion": 1}): the request is
+        // refused, the server goes on (found by fuzz/http_fuzz.cpp; it used to end the process).
+        return makeError(msg["id"], kInvalidParams, std::string("Invalid params: ") + e.what());
+      }
   }
   return std::nullopt;
 }
@@ -167,7 +177,9 @@ std::optional<json> McpSession::handleRequest(const json& msg) {
 }
 
 json McpSession::initialize(const json& params) {
-  std::string requested = params.value("protocolVersion", "");
+  std::string requested = params.contains("protocolVersion") && params["protocolVersion"].is_string()
+                              ? params["protocolVersion"].get<std::string>()
+                              : "";
   const auto& versions = supportedProtocolVersions();
   std::string chosen = std::find(versions.begin(), versions.end(), requested) != versions.end()
                            ? requested
@@ -180,9 +192,9 @@ json McpSession::initialize(const json& params) {
       client_capabilities_ = params["capabilities"];
     }
   }
-  auto client = params.value("clientInfo", json::object());
-  spdlog::info("initialize: client {} {} protocol {} -> {}", client.value("name", "?"),
-               client.value("version", "?"), requested, chosen);
+  const json& info = params.contains("clientInfo") && params["clientInfo"].is_object() ? params["clientInfo"] : json::object();
+  auto field = [&](const char* k) { return info.contains(k) && info[k].is_string() ? info[k].get<std::string>() : "?"; };
+  spdlog::info("initialize: client {} {} protocol {} -> {}", field("name"), field("version"), requested, chosen);
   return {{"protocolVersion", chosen},
           {"capabilities", {{"tools", {{"listChanged", true}}}, {"logging", json::object()}}},
           {"serverInfo", {{"name", config_.name}, {"title", "Lemmascope"}, {"version", config_.version}}},

@@ -213,3 +213,29 @@ TEST_CASE("typing a password never echoes it; it is masked in the page's URL too
   REQUIRE(factory.last->typed.size() == 1);
   CHECK(factory.last->typed[0] == "hunter2!");  // the page did receive it
 }
+
+TEST_CASE("fields of the wrong type are answered, never thrown: the server goes on") {
+  // Found by fuzz/http_fuzz.cpp: {"protocolVersion": 1} ended the whole process (an uncaught
+  // json::type_error), on stdio and over HTTP alike.
+  ServerConfig config;
+  config.version = "0.0.0-test";
+  lscope::testing::StubFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  auto init = session.handleText(
+      R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":1,"clientInfo":"x","capabilities":[]}})");
+  REQUIRE(init.has_value());
+  // An unknown version is answered with the newest the server speaks (MCP "Version Negotiation").
+  CHECK((*init)["result"]["protocolVersion"].is_string());
+  for (const char* bad : {R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":7}})",
+                          R"({"jsonrpc":"2.0","id":3,"method":"logging/setLevel","params":{"level":[]}})",
+                          R"({"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":{}}})"}) {
+    auto r = session.handleText(bad);
+    REQUIRE(r.has_value());
+    CHECK((*r)["error"]["code"] == -32602);
+  }
+  session.handleText(R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":{"a":1},"reason":5}})");
+  auto ping = session.handleText(R"({"jsonrpc":"2.0","id":5,"method":"ping"})");
+  REQUIRE(ping.has_value());
+  CHECK((*ping)["result"] == json::object());
+}

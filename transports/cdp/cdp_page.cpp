@@ -377,11 +377,21 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                            {"returnByValue", by_value}},
                           session, deadline);
     }
-    if (!reply && reply.status().code() == codes::kTimeout && rendererBusy(session)) {
+    bool busy = !reply && reply.status().code() == codes::kTimeout && rendererBusy(session);
+    // A script stopped by an earlier call of this command (a wait before the scan) is the reason
+    // this one ran out of time too: said the same way, once.
+    bool stopped_before = !reply && reply.status().code() == codes::kTimeout && stopped_script_.exchange(false);
+    if (reply) stopped_script_ = false;
+    if (busy || stopped_before) {
       // The page's own script has not yielded (an endless loop keeps the renderer's thread, so
       // the scanner never ran): stop that script, as DevTools' pause button would, so the tab
       // answers again, and say so.
-      conn_->post("Runtime.terminateExecution", json::object(), session);
+      if (busy) {
+        conn_->post("Runtime.terminateExecution", json::object(), session);
+        stopped_script_ = true;
+        std::lock_guard<std::mutex> lock(mu_);
+        events_.push_back({"script_stopped", "", "it kept the browser busy (an endless loop?): lscope stopped it"});
+      }
       return Status(codes::kTimeout,
                     "the page's own script kept the browser busy (an endless loop?): lscope stopped it",
                     "observe again: the tab answers now; the page may be half-broken, refresh it if so");

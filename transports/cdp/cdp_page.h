@@ -2,6 +2,7 @@
 // connection. Tracks its tabs, frames, scanner worlds, loading and network activity.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -125,6 +126,8 @@ class CdpPage final : public Backend, public GatedPage {
   std::vector<BrowserEvent> events_;
   std::map<std::string, std::string> downloads_;  // guid -> suggested file name
   bool crashed_ = false;
+  // lscope stopped a page script that held the renderer; not yet said in an error.
+  std::atomic<bool> stopped_script_{false};
 };
 
 }  // namespace lscope::cdp
