@@ -551,7 +551,11 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
   // The page may have moved between the check and the press (a toast inserted above the target):
   // the guard cancelled a press that landed elsewhere, and the caller looks again (auto-wait).
   // A failed call means the click navigated: nothing to report.
+  // At most a second: a frame the click removed (a consent dialog's own iframe) may never answer.
+  Deadline saved = deadline;
+  deadline = deadline.capped(Millis(1000));
   auto stray = scanner_.guardResult(el.frame);
+  deadline = saved;
   if (stray && !stray->empty()) {
     return Status(codes::kElementNotInteractable,
                   describe(el) + " moved as it was clicked: the press landed on " + *stray + " and was held back",

@@ -362,6 +362,9 @@ bool CdpPage::rendererBusy(const std::string& session) {
 
 Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::string& expression,
                                       bool by_value, Deadline deadline, bool retry) {
+  // Only a call that waited a while may conclude the page holds the renderer: a short one (a
+  // click's guard check) must never stop a page's long but finite handler.
+  const bool patient = deadline.remaining() >= Millis(3000);
   for (int attempt = 0;; ++attempt) {
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
@@ -377,7 +380,7 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                            {"returnByValue", by_value}},
                           session, deadline);
     }
-    bool busy = !reply && reply.status().code() == codes::kTimeout && rendererBusy(session);
+    bool busy = patient && !reply && reply.status().code() == codes::kTimeout && rendererBusy(session);
     // A script stopped by an earlier call of this command (a wait before the scan) is the reason
     // this one ran out of time too: said the same way, once.
     bool stopped_before = !reply && reply.status().code() == codes::kTimeout && stopped_script_.exchange(false);
