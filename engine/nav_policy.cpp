@@ -1,5 +1,7 @@
 #include "engine/nav_policy.h"
 
+#include "engine/packs.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -16,27 +18,6 @@ int defaultPort(const std::string& scheme) {
   if (scheme == "https" || scheme == "wss") return 443;
   if (scheme == "ftp") return 21;
   return 0;
-}
-
-// Glob match of `pattern` (only `*`) against `text`.
-bool glob(const std::string& pattern, const std::string& text) {
-  size_t p = 0, t = 0, star = std::string::npos, mark = 0;
-  while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '*') {
-      star = p++;
-      mark = t;
-    } else if (p < pattern.size() && pattern[p] == text[t]) {
-      ++p;
-      ++t;
-    } else if (star != std::string::npos) {
-      p = star + 1;
-      t = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
 }
 
 // Host and port of an authority ("user@host:port", "[::1]:8080").
@@ -141,7 +122,7 @@ bool OriginPattern::matches(const UrlOrigin& o) const {
     return false;
   }
   if (port && *port != o.port) return false;
-  return glob(host, o.host);
+  return urlGlobMatch(host, o.host);  // `*` runs, as pack auto_load globs
 }
 
 Result<std::vector<OriginPattern>> NavigationPolicy::parseList(const std::string& list) {

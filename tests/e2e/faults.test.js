@@ -6,7 +6,7 @@ import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connect, text, conform, descendants, alive } from './lib/lscope.js';
+import { mcpSession, text, conform, descendants, alive } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer } from './lib/fixture_server.js';
 
 const it = conform(nodeTest);
@@ -23,18 +23,7 @@ after(async () => {
   await xsite.close();
 });
 
-function session(args = []) {
-  const s = {};
-  before(async () => { ({ client: s.client, transport: s.transport } = await connect(args)); });
-  after(async () => { await s.client.close(); });
-  s.call = (name, a = {}) => s.client.callTool({ name, arguments: a });
-  s.ok = async (name, a = {}) => {
-    const r = await s.call(name, a);
-    assert.equal(r.isError, false, `${name} ${JSON.stringify(a)} failed:\n${text(r)}`);
-    return text(r);
-  };
-  return s;
-}
+const session = mcpSession;
 
 // Resolves once `cond()` holds (checked every 20 ms), or rejects after `ms`.
 const until = (cond, ms, what) => new Promise((resolve, reject) => {

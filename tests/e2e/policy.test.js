@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connect, text, conform, runLscope } from './lib/lscope.js';
+import { mcpSession, text, conform, runLscope } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer } from './lib/fixture_server.js';
 
 const it = conform(nodeTest);
@@ -23,23 +23,7 @@ after(async () => {
   await xsite.close();
 });
 
-function session(args) {
-  const s = {};
-  before(async () => { ({ client: s.client } = await connect(args)); });
-  after(async () => { await s.client.close(); });
-  s.call = (name, a = {}) => s.client.callTool({ name, arguments: a });
-  s.ok = async (name, a = {}) => {
-    const r = await s.call(name, a);
-    assert.equal(r.isError, false, `${name} ${JSON.stringify(a)} failed:\n${text(r)}`);
-    return text(r);
-  };
-  s.fails = async (name, a = {}) => {
-    const r = await s.call(name, a);
-    assert.equal(r.isError, true, `${name} ${JSON.stringify(a)} should fail:\n${text(r)}`);
-    return text(r);
-  };
-  return s;
-}
+const session = mcpSession;
 
 describe('navigation policy: schemes', () => {
   const s = session([]);

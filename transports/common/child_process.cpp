@@ -82,7 +82,10 @@ constexpr const char* kWatchdogScript =
     "set -f\n"
     "list=''\n"
     "while IFS= read -r line; do if [ -z \"$line\" ]; then list=''; else list=\"$list$line\n\"; fi; done\n"
-    "if kill -KILL \"-$1\" 2>/dev/null; then [ -n \"$list\" ] && sleep 1; fi\n"
+    "kill -KILL \"-$1\" 2>/dev/null\n"
+    // Removed once the group's last process is gone (no writer left), not after a fixed wait;
+    // at most 2 s (an unreaped zombie still counts as a member).
+    "n=0; while [ -n \"$list\" ] && [ $n -lt 40 ] && kill -0 \"-$1\" 2>/dev/null; do sleep 0.05; n=$((n+1)); done\n"
     "[ -n \"$list\" ] || exit 0\n"
     "printf '%s' \"$list\" | while IFS= read -r d; do [ -n \"$d\" ] && rm -rf -- \"$d\"; done\n";
 

@@ -1,5 +1,7 @@
 // Helpers to run the real lscope binary: an MCP client over stdio, and process inspection
 // (which Chromium processes belong to a given lscope).
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { execFileSync, spawn } from 'node:child_process';
@@ -23,6 +25,26 @@ export async function connect(args = [], { env = {}, capabilities = {} } = {}) {
   const client = new Client({ name: 'lemmascope-e2e', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   return { client, transport, stderr: () => stderr };
+}
+
+// A describe block's own lscope over stdio (started before its tests, closed after):
+// {client, transport, call, ok (asserts success, returns the text), fails (asserts an error)}.
+export function mcpSession(args = []) {
+  const s = {};
+  before(async () => { ({ client: s.client, transport: s.transport } = await connect(args)); });
+  after(async () => { await s.client.close(); });
+  s.call = (name, a = {}) => s.client.callTool({ name, arguments: a });
+  s.ok = async (name, a = {}) => {
+    const r = await s.call(name, a);
+    assert.equal(r.isError, false, `${name} ${JSON.stringify(a)} failed:\n${text(r)}`);
+    return text(r);
+  };
+  s.fails = async (name, a = {}) => {
+    const r = await s.call(name, a);
+    assert.equal(r.isError, true, `${name} ${JSON.stringify(a)} should fail:\n${text(r)}`);
+    return text(r);
+  };
+  return s;
 }
 
 // The text of a tools/call result.
