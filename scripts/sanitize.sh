@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Hardening checks (issue 16), run by ctest as "sanitizers": the ASan+UBSan build of lscope runs
 # the unit tests and the stdio and HTTP end-to-end suites, then each fuzzer runs for
-# ${LSCOPE_FUZZ_SECONDS:-60} s. Any sanitizer report fails the run.
+# ${LSCOPE_FUZZ_SECONDS:-30} s. Any sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build-asan.sh
@@ -23,5 +23,5 @@ if compgen -G "$reports/*" >/dev/null; then
   exit 1
 fi
 rm -rf "$reports"
-echo "==> fuzzers, ${LSCOPE_FUZZ_SECONDS:-60} s each"
-scripts/fuzz.sh --time "${LSCOPE_FUZZ_SECONDS:-60}"
+echo "==> fuzzers, ${LSCOPE_FUZZ_SECONDS:-30} s each"
+scripts/fuzz.sh --time "${LSCOPE_FUZZ_SECONDS:-30}"
