@@ -100,7 +100,8 @@ void scrubSecrets(Response& r, const std::vector<std::string>& secrets) {
   r.summary = scrubText(r.summary, secrets);
   r.body = scrubText(r.body, secrets);
   r.hint = scrubText(r.hint, secrets);
-  for (auto& [name, lines] : r.sections) {
+  for (auto& [title, lines] : r.sections) {
+    title = scrubText(title, secrets);  // titles hold URLs too ("# form 2 … get /a?password=…")
     for (auto& l : lines) l = scrubText(l, secrets);
   }
   scrubJson(r.data, secrets);

@@ -148,12 +148,14 @@ Response Session::execute(const Command& original, const CallContext& context) {
       }
     }
   }
-  scrubSecrets(r, browser_.secrets);  // §13.1: a typed secret never comes back, wherever the page puts it
+  scrub(r);  // §13.1: a typed secret never comes back, wherever the page puts it
   if (!r.ok()) r.data["code"] = r.code;
   r.data["ok"] = r.ok();
   if (context.cancelled() && r.code.empty()) r.code = codes::kCancelled;
   return r;
 }
+
+void Session::scrub(Response& r) const { scrubSecrets(r, browser_.secrets); }
 
 Response Session::dispatch(const Command& c, Page& page) {
   const std::string& n = c.name;
@@ -248,6 +250,7 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
       std::string word = first == std::string::npos ? "" : line.substr(first, line.find(' ', first) - first);
       out.push_back(errorResponse(word.empty() ? "parse" : word,
                                   Status(s.code(), "line " + std::to_string(line_no) + ": " + s.message(), s.hint())));
+      scrub(out.back());  // the error quotes the line, which may hold a secret typed earlier
       if (on_response) on_response(line, out.back());
       if (stop_on_error) break;
       continue;

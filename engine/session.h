@@ -50,6 +50,9 @@ class Session : private IntentHost {
 
   // Runs one command or intent; never throws. Errors are responses with kind kError.
   Response execute(const Command& command, const CallContext& context);
+  // Masks every secret this session has seen in a response made outside execute (an argument
+  // or parse error that repeats what it was given): §13.1.
+  void scrub(Response& r) const;
   // Parses and runs OIL lines; one response per command line (and per syntax error).
   // Stops at the first failure when stop_on_error. `on_response`, if given, sees each
   // response as soon as it is ready, with the line that produced it.

@@ -314,6 +314,7 @@ json McpSession::runJob(const Job& job) {
   auto command = commandFromArgs(tool->command, job.arguments, engine_.lookup());
   if (!command) {
     Response r = errorResponse(job.tool, command.status());
+    engine_.scrub(r);  // "did you mean: <the argument>" may repeat a secret
     return toolResult({r}, structured);
   }
   return toolResult({engine_.execute(*command, ctx)}, structured);

@@ -83,8 +83,10 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
       } else {
         form = Object.fromEntries(new URLSearchParams(req.method === 'POST' ? body : url.search));
       }
-      received.push(files ? { method: req.method, path: url.pathname, form, files }
-        : { method: req.method, path: url.pathname, form });
+      const entry = files ? { method: req.method, path: url.pathname, form, files }
+        : { method: req.method, path: url.pathname, form };
+      if (req.headers.authorization) entry.authorization = req.headers.authorization;
+      received.push(entry);
       // A corpus page reports what a person achieved on it (tests/fixtures/corpus/report.js).
       if (req.method === 'POST' && url.pathname === '/report') {
         reports.push({ page: String(form.page || ''), event: String(form.event || ''), data: form.data ?? {} });
@@ -101,6 +103,8 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
         res.writeHead(401, { 'Content-Type': types['.html'] });
         return res.end(page);
       }
+      // The secrets audit page's own request (tests/e2e/pages/audit.html).
+      if (req.method === 'POST' && url.pathname === '/api/audit') return json(res, 200, { ok: true });
       // JSON login for pages that sign in with fetch (react-login, noform-login, shadow, ...).
       if (req.method === 'POST' && url.pathname === '/api/login') {
         const user = form.email ?? form.username;
@@ -131,6 +135,24 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
           'Content-Length': Buffer.byteLength(reportCsv),
           'Content-Disposition': 'attachment; filename="report.csv"' });
         return res.end(reportCsv);
+      }
+      // A large attachment made as it is sent (never held here either): /files/big.bin?mb=N.
+      if (req.method === 'GET' && url.pathname === '/files/big.bin') {
+        const total = Math.max(1, Math.min(4096, Number(url.searchParams.get('mb')) || 1)) * 1024 * 1024;
+        res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Length': total,
+          'Content-Disposition': 'attachment; filename="big.bin"' });
+        const chunk = Buffer.alloc(1024 * 1024, 0x5a);
+        let sent = 0;
+        const pump = () => {
+          while (sent < total) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return res.once('drain', pump);
+          }
+          return res.end();
+        };
+        res.on('error', () => {});
+        pump();
+        return undefined;
       }
       if (req.method === 'POST' && url.pathname === '/upload') {
         const list = (files || []).filter((f) => f.filename)

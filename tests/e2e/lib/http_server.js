@@ -5,8 +5,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { lscopeBin, waitExit } from './lscope.js';
 
 // Starts `lscope serve --http` on a free port; resolves {url, child, stop}.
-export async function startHttpServer(args = []) {
-  const child = spawn(lscopeBin, ['serve', '--http', '127.0.0.1:0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startHttpServer(args = [], { env = {} } = {}) {
+  const child = spawn(lscopeBin, ['serve', '--http', '127.0.0.1:0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let err = '';
   const url = await new Promise((resolve, reject) => {
     child.stderr.on('data', (d) => {
