@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,11 +63,27 @@ struct TabInfo {
 // dialog, a new tab, a finished download. Backends queue them; the engine drains and reports.
 struct BrowserEvent {
   // "dialog", "tab_opened", "download", "crash"; "blocked" (a request the navigation policy
-  // refused: detail = its URL, message = why) and "blocked_navigation" (the active tab's own).
+  // refused: detail = its URL, message = why) and "blocked_navigation" (the active tab's own);
+  // "download_progress" (a download still running when a command ends, said once: detail = its
+  // file name, message = downloadProgressText).
   std::string kind;
   std::string detail;   // dialog type, tab url, download path ...
   std::string message;  // dialog text, download size ...
+  std::string tab;      // "blocked": the tab whose own document it was, when that is not the active one
 };
+
+// "312 MB of 1.0 GB so far" (or "312 MB so far" when the size is unknown).
+inline std::string downloadProgressText(double received, double total) {
+  auto size = [](double b) {
+    char buf[32];
+    if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.1f GB", b / (1024.0 * 1024 * 1024));
+    else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.0f MB", b / (1024.0 * 1024));
+    else if (b >= 1e3) std::snprintf(buf, sizeof buf, "%.0f kB", b / 1024.0);
+    else std::snprintf(buf, sizeof buf, "%.0f bytes", b);
+    return std::string(buf);
+  };
+  return size(received) + (total > 0 ? " of " + size(total) : "") + " so far";
+}
 
 // One browser tab/page (and its frames) as the engine sees it.
 // Thread-safety: a Backend is used by one engine Session at a time; implementations may

@@ -294,6 +294,8 @@ void Page::reportEvents(Response& r) {
       r.add("events", "the page's script " + ev.message);
     } else if (ev.kind == "download") {
       r.add("events", "download " + ev.detail + " " + ev.message);
+    } else if (ev.kind == "download_progress") {
+      r.add("events", "download " + ev.detail + " in progress, " + ev.message + " (a later response says when it is saved)");
     } else {
       r.add("events", ev.kind + " " + ev.message);
     }
@@ -356,15 +358,24 @@ Status Page::enforcePolicy() {
     auto tabs = b.tabs(deadline);
     if (!tabs) break;
     for (const auto& t : *tabs) {
-      if (t.id != ev.detail || t.url.empty()) continue;
-      std::string why = env_.policy->refusal(t.url);
+      if (t.id != ev.detail) continue;
+      // The browser refused the tab's document itself: the tab may have no URL yet.
+      const BrowserEvent* refused = nullptr;
+      for (const auto& e : held_events_) {
+        if (e.kind == "blocked" && e.tab == t.id) refused = &e;
+      }
+      std::string url = refused ? refused->detail : t.url;
+      std::string why = refused ? refused->message : url.empty() ? "" : env_.policy->refusal(url);
       if (why.empty() || !b.closeTab(t.id, deadline)) continue;
       closed_ids.insert(t.id);
-      closed.push_back({"blocked", t.url, why + "; the new tab was closed"});
+      closed.push_back({"blocked", url, why + "; the new tab was closed"});
     }
   }
   held_events_.erase(std::remove_if(held_events_.begin(), held_events_.end(),
-                                    [&](const BrowserEvent& e) { return e.kind == "tab_opened" && closed_ids.count(e.detail); }),
+                                    [&](const BrowserEvent& e) {
+                                      return (e.kind == "tab_opened" && closed_ids.count(e.detail)) ||
+                                             (e.kind == "blocked" && closed_ids.count(e.tab));
+                                    }),
                      held_events_.end());
   // The active tab: where it is now.
   auto here = b.currentUrl(deadline);

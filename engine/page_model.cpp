@@ -64,6 +64,19 @@ std::string str(const json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The array (object) at `key`, or an empty one: by reference, never a copy (a scan of a
+// 50,000-element page is tens of megabytes as json).
+const json& arrayAt(const json& obj, const char* key) {
+  static const json empty = json::array();
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_array() ? *it : empty;
+}
+const json& objectAt(const json& obj, const char* key) {
+  static const json empty = json::object();
+  auto it = obj.find(key);
+  return it != obj.end() && it->is_object() ? *it : empty;
+}
+
 }  // namespace
 
 bool isSensitiveName(const std::string& name) {
@@ -99,22 +112,22 @@ bool parseElementFields(const json& e, const std::string& frame, Element& el) {
   if (el.key.empty()) el.key = el.type + ":" + el.role + ":" + el.selector;
   el.form = str(e, "form");
   el.landmark = str(e, "landmark");
-  const json r = e.value("rect", json::object());
+  const json& r = objectAt(e, "rect");
   el.rect = Rect{num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")};
-  const json state = e.value("state", json::object());
+  const json& state = objectAt(e, "state");
   el.visible = state.value("visible", true);
   el.enabled = state.value("enabled", true);
   el.focused = state.value("focused", false);
   el.in_viewport = e.value("in_viewport", true);
   if (state.contains("value") && state["value"].is_string()) el.value = state["value"].get<std::string>();
   if (state.contains("checked") && state["checked"].is_boolean()) el.checked = state["checked"].get<bool>();
-  for (const auto& m : e.value("modifiers", json::array())) {
+  for (const auto& m : arrayAt(e, "modifiers")) {
     if (m.is_string()) el.modifiers.push_back(m.get<std::string>());
   }
-  for (const auto& o : e.value("options", json::array())) {
+  for (const auto& o : arrayAt(e, "options")) {
     if (o.is_string()) el.options.push_back(o.get<std::string>());
   }
-  for (const auto& a : e.value("aliases", json::array())) {
+  for (const auto& a : arrayAt(e, "aliases")) {
     if (a.is_string() && !a.get<std::string>().empty()) el.aliases.push_back(a.get<std::string>());
   }
   if (e.contains("attributes") && e["attributes"].is_object()) el.attributes = e["attributes"];
@@ -140,12 +153,12 @@ Result<PageScan> parseScanFields(const json& data, const std::string& frame) {
   scan.scroll_max_x = num(sc, "max_x");
   scan.scroll_max_y = num(sc, "max_y");
 
-  for (const auto& e : data.value("elements", json::array())) {
+  for (const auto& e : arrayAt(data, "elements")) {
     Element el;
     if (parseElement(e, frame, el)) scan.elements.push_back(std::move(el));
   }
 
-  for (const auto& p : data.value("patterns", json::array())) {
+  for (const auto& p : arrayAt(data, "patterns")) {
     if (!p.is_object()) continue;
     Pattern pat;
     pat.name = str(p, "name");
@@ -168,12 +181,12 @@ Result<PageScan> parseScanFields(const json& data, const std::string& frame) {
     if (!pat.name.empty()) scan.patterns.push_back(std::move(pat));
   }
 
-  for (const auto& f : data.value("frames", json::array())) {
+  for (const auto& f : arrayAt(data, "frames")) {
     if (!f.is_object()) continue;
     scan.frames.push_back({str(f, "selector"), str(f, "src"), f.value("cross_origin", false)});
   }
 
-  for (const auto& m : data.value("messages", json::array())) {
+  for (const auto& m : arrayAt(data, "messages")) {
     if (!m.is_object() || str(m, "text").empty()) continue;
     PageMessage msg{str(m, "kind"), str(m, "text"), str(m, "key")};
     if (msg.kind.empty()) msg.kind = "info";

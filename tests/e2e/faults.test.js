@@ -4,6 +4,7 @@
 // server alive, the next command working, and nothing left running.
 import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mcpSession, text, conform, descendants, alive } from './lib/lscope.js';
@@ -83,6 +84,58 @@ describe('faults mid-intent', () => {
     const tabs = await s.ok('tabs');
     assert.ok((tabs.match(/^\[\d+\]/gm) || []).length >= 2, tabs);
     assert.match(await s.ok('observe'), /button "Open all deals"/);
+  });
+});
+
+// Peak resident memory of a process so far (VmHWM), in MB.
+const peakMb = (pid) => Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) / 1024;
+
+describe('big pages and big files', () => {
+  const s = session(['--tools', 'all']);
+
+  it('a 50,000-element page: the look is bounded, the last card is reachable, the server stays small', async () => {
+    const go = await s.ok('goto', { url: `${site.base}/e2e-pages/huge.html` });
+    assert.match(go, /Huge catalogue/);
+    // What an agent reads stays a page, not 50,000 lines (figures: bench/faults_bench.mjs).
+    const look = await s.ok('observe');
+    assert.ok(look.length < 16000, `observe is ${look.length} characters`);
+    assert.match(look, /button "Add item 1"/);
+    // The last card, far below the fold and past any element budget, is found by meaning.
+    const r = await s.ok('click', { target: 'Add item 8334' });
+    assert.match(r, /Add item 8334/);
+    assert.match(await s.ok('text'), /Last added: Add item 8334/);
+    assert.ok(peakMb(s.transport.pid) < 250, `lscope peaked at ${peakMb(s.transport.pid)} MB`);
+    assert.match(await s.ok('goto', { url: `${site.base}/login.html` }), /Sign in · Fixture/);
+  });
+
+  it('a 1 GB download is streamed to disk by the browser, never through lscope, and reported', async () => {
+    await s.ok('goto', { url: `${site.base}/e2e-pages/big-download.html` });
+    const before = peakMb(s.transport.pid);
+    const click = await s.ok('click', { target: 'Download the disk image' });
+    // Still running when the click answers: said once; the saved file is reported by a later
+    // command (polled until it comes, for at most 3 minutes).
+    let said = click;
+    if (!/download \/\S+big\.bin/.test(said)) {
+      assert.match(said, /download big\.bin in progress, [\d.]+ (bytes|kB|MB|GB) of 1\.0 GB so far/);
+      const t0 = Date.now();
+      while (!/download \/\S+big\.bin/.test(said) && Date.now() - t0 < 180000) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        said = await s.ok('observe');
+        assert.doesNotMatch(said, /in progress/, 'said once');
+      }
+    }
+    const m = said.match(/download (\/\S+big\.bin) (\d+) bytes/);
+    assert.ok(m, said);
+    try {
+      assert.equal(Number(m[2]), 1024 * 1024 * 1024);
+      assert.equal(fs.statSync(m[1]).size, 1024 * 1024 * 1024);
+    } finally {
+      fs.rmSync(m[1], { force: true });
+    }
+    const after = peakMb(s.transport.pid);
+    assert.ok(after - before < 50, `lscope grew from ${before} to ${after} MB`);
+    const small = await s.ok('click', { target: 'Download the small report' });
+    assert.match(small, /download \/\S+report\.csv \d+ bytes/);
   });
 });
 

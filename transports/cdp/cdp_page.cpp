@@ -430,7 +430,7 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
   if (!reply) return reply.status();
   const json& value = (*reply)["result"]["value"];
   if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
-  json parsed = json::parse(value.get<std::string>(), nullptr, false);
+  json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
   if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
   return parsed;
 }
@@ -607,11 +607,23 @@ void CdpPage::noteBlocked(const std::string& frame_id, const std::string& url, c
   std::lock_guard<std::mutex> lock(mu_);
   Target* t = activeTarget();
   bool own_document = t && (frame_id == t->target_id || frame_id == t->main_frame_id);
-  events_.push_back({own_document ? "blocked_navigation" : "blocked", url, why});
+  // Another tab's own document (a popup refused before it had a URL): name the tab, so the
+  // engine closes it even while the browser still lists it without one.
+  std::string tab;
+  for (const auto& [id, other] : targets_) {
+    if (!own_document && (frame_id == other.target_id || frame_id == other.main_frame_id)) tab = id;
+  }
+  events_.push_back({own_document ? "blocked_navigation" : "blocked", url, why, tab});
 }
 
 std::vector<BrowserEvent> CdpPage::drainEvents() {
   std::lock_guard<std::mutex> lock(mu_);
+  // A download still running when a command ends is said once, so the agent knows to look later.
+  for (auto& [guid, d] : downloads_) {
+    if (d.announced) continue;
+    d.announced = true;
+    events_.push_back({"download_progress", d.name, downloadProgressText(d.received, d.total)});
+  }
   std::vector<BrowserEvent> out;
   out.swap(events_);
   return out;
@@ -623,8 +635,13 @@ void CdpPage::finishDownload(const json& params) {
   auto it = downloads_.find(params.value("guid", ""));
   if (it == downloads_.end()) return;
   std::string state = params.value("state", "");
+  if (state == "inProgress") {
+    it->second.received = params.value("receivedBytes", 0.0);
+    it->second.total = params.value("totalBytes", 0.0);
+    return;
+  }
   if (state == "canceled") {
-    events_.push_back({"download", it->second, "canceled"});
+    events_.push_back({"download", it->second.name, "canceled"});
     downloads_.erase(it);
     return;
   }
@@ -634,7 +651,7 @@ void CdpPage::finishDownload(const json& params) {
   namespace fs = std::filesystem;
   fs::path dir(options_.downloads_dir);
   fs::path from = dir / it->first;
-  std::string name = it->second.empty() ? it->first : fs::path(it->second).filename().string();
+  std::string name = it->second.name.empty() ? it->first : fs::path(it->second.name).filename().string();
   fs::path to = dir / name;
   for (int n = 2; fs::exists(to); ++n) {
     to = dir / (fs::path(name).stem().string() + " (" + std::to_string(n) + ")" + fs::path(name).extension().string());
@@ -686,7 +703,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
         }
       }
     } else if (method == "Browser.downloadWillBegin") {
-      downloads_[params.value("guid", "")] = params.value("suggestedFilename", "");
+      downloads_[params.value("guid", "")].name = params.value("suggestedFilename", "");
     } else if (method == "Browser.downloadProgress") {
       finishDownload(params);
     }

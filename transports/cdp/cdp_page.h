@@ -124,7 +124,12 @@ class CdpPage final : public Backend, public GatedPage {
   std::map<std::string, Target> targets_;  // by target id
   std::string active_;                     // target id of the active tab
   std::vector<BrowserEvent> events_;
-  std::map<std::string, std::string> downloads_;  // guid -> suggested file name
+  struct Download {
+    std::string name;       // the file name the site suggested
+    double received = 0, total = 0;
+    bool announced = false;  // reported as in progress once
+  };
+  std::map<std::string, Download> downloads_;  // by guid, until saved or canceled
   bool crashed_ = false;
   // lscope stopped a page script that held the renderer; not yet said in an error.
   std::atomic<bool> stopped_script_{false};

@@ -869,7 +869,12 @@ void WdPage::noteDownloads() {
     if (known_downloads_.count(name)) continue;
     std::string ext = e.path().extension().string();
     if (ext == ".crdownload" || ext == ".part" || ext == ".download" || name.rfind(".com.google.Chrome", 0) == 0) {
-      continue;  // still being written
+      // Still being written: said once (Chromium names it "Unconfirmed N.crdownload" at first).
+      if (ext != ".crdownload" && ext != ".part" && ext != ".download") continue;
+      if (!known_partials_.insert(name).second) continue;
+      auto so_far = fs::file_size(e.path(), ec);
+      events_.push_back({"download_progress", e.path().stem().string(), downloadProgressText(ec ? 0 : so_far, 0)});
+      continue;
     }
     known_downloads_.insert(name);
     auto size = fs::file_size(e.path(), ec);

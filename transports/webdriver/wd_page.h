@@ -126,6 +126,7 @@ class WdPage final : public Backend {
   std::vector<BrowserEvent> events_;
   std::set<std::string> known_windows_;
   std::set<std::string> known_downloads_;
+  std::set<std::string> known_partials_;  // downloads in progress, said once
   std::string doc_url_, doc_token_;
   uint64_t navigations_ = 0;
 };
