@@ -13,11 +13,12 @@
 #include <tuple>
 
 #include <CLI/CLI.hpp>
-#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
 #include "cli/scanner_shell.h"
 #include "engine/packs.h"
+#include "engine/response.h"
 #include "engine/session.h"
 #include "engine/secrets.h"
 #include "net/http.h"
@@ -32,6 +33,18 @@
 #include "transports/webdriver/wd_backend.h"
 
 namespace {
+
+// stderr, with every secret a session has seen masked, whoever logged the line (§13.1).
+class RedactingStderrSink final : public spdlog::sinks::base_sink<std::mutex> {
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t buf;
+    formatter_->format(msg, buf);
+    std::string line = lscope::scrubLog(std::string(buf.data(), buf.size()));
+    std::fwrite(line.data(), 1, line.size(), stderr);
+  }
+  void flush_() override { std::fflush(stderr); }
+};
 
 using lscope::BackendFactory;
 
@@ -412,7 +425,7 @@ int main(int argc, char** argv) {
     o.backend = "webdriver";
   }
 
-  auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
+  auto sink = std::make_shared<RedactingStderrSink>();
   auto logger = std::make_shared<spdlog::logger>("lscope", sink);
   logger->set_level(spdlog::level::from_str(o.log_level));
   spdlog::set_default_logger(logger);

@@ -368,7 +368,7 @@ Status Page::enforcePolicy() {
       std::string why = refused ? refused->message : url.empty() ? "" : env_.policy->refusal(url);
       if (why.empty() || !b.closeTab(t.id, deadline)) continue;
       closed_ids.insert(t.id);
-      closed.push_back({"blocked", url, why + "; the new tab was closed"});
+      closed.push_back({"blocked", url, why + "; the new tab was closed", t.id});
     }
   }
   held_events_.erase(std::remove_if(held_events_.begin(), held_events_.end(),
@@ -402,6 +402,7 @@ int Page::tabNumber(const std::string& tab_id) {
 }
 
 void Page::rememberSecret(const std::string& value) {
+  addLogSecret(value);
   auto& s = state_.secrets;
   if (!value.empty() && std::find(s.begin(), s.end(), value) == s.end()) s.push_back(value);
 }

@@ -1,7 +1,9 @@
 // Formatting of responses as OIL text.
 #include "engine/response.h"
 
+#include <algorithm>
 #include <cctype>
+#include <mutex>
 
 namespace lscope {
 
@@ -93,6 +95,25 @@ std::string scrubText(std::string text, const std::vector<std::string>& secrets)
     replaceAll(text, urlEncode(s, true), kSecretMask);
   }
   return text;
+}
+
+namespace {
+std::mutex g_log_secrets_mu;
+std::vector<std::string> g_log_secrets;  // newest last; the oldest go past kMaxLogSecrets
+constexpr size_t kMaxLogSecrets = 4096;
+}  // namespace
+
+void addLogSecret(const std::string& secret) {
+  if (secret.size() < 3) return;
+  std::lock_guard<std::mutex> lock(g_log_secrets_mu);
+  if (std::find(g_log_secrets.begin(), g_log_secrets.end(), secret) != g_log_secrets.end()) return;
+  if (g_log_secrets.size() >= kMaxLogSecrets) g_log_secrets.erase(g_log_secrets.begin());
+  g_log_secrets.push_back(secret);
+}
+
+std::string scrubLog(std::string line) {
+  std::lock_guard<std::mutex> lock(g_log_secrets_mu);
+  return scrubText(std::move(line), g_log_secrets);
 }
 
 void scrubSecrets(Response& r, const std::vector<std::string>& secrets) {

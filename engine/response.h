@@ -41,6 +41,12 @@ std::string scrubText(std::string text, const std::vector<std::string>& secrets)
 // scrubText over every string of the response (text, sections, hint, structured data).
 void scrubSecrets(Response& r, const std::vector<std::string>& secrets);
 
+// Log redaction (§13.1: secrets are never logged). Every secret any session has seen, process
+// wide, is masked in every log line whatever wrote it: a driver's own output, relayed at debug
+// level, repeats URLs that hold a typed password. Thread-safe.
+void addLogSecret(const std::string& secret);
+std::string scrubLog(std::string line);
+
 // The response as OIL text. Lines never end with spaces; sections are separated by one blank line.
 std::string formatResponse(const Response& r);
 

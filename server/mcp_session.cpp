@@ -441,7 +441,7 @@ void McpSession::log(const std::string& level, const std::string& message, const
   }
   // MCP "Logging": notifications/message {level, logger, data}.
   outbox_->send(makeNotification("notifications/message",
-                                 {{"level", level}, {"logger", "lemmascope"}, {"data", message}}),
+                                 {{"level", level}, {"logger", "lemmascope"}, {"data", scrubLog(message)}}),
                 related);
 }
 

@@ -81,3 +81,18 @@ TEST_CASE("meta is name -> content; sensitive form values are masked") {
   CHECK(text.find("Name on card (input/text) = \"Ada\"") != std::string::npos);
   CHECK(text.find("buttons: \"Pay now\"") != std::string::npos);
 }
+
+TEST_CASE("secrets are masked in section titles, and in every log line once any session saw them") {
+  const std::string mask = "••••••••";
+  Response r = okResponse("extract");
+  r.add("form 1 \"billing\" get /a?password=hunter22&k=x", "Card (input) = \"\"");
+  scrubSecrets(r, {"hunter22"});
+  CHECK(formatResponse(r).find("hunter22") == std::string::npos);
+  CHECK(formatResponse(r).find("password=" + mask) != std::string::npos);
+
+  CHECK(scrubLog("cog: <http://h/?pw=s3cr%2Fet%26> Loading") == "cog: <http://h/?pw=s3cr%2Fet%26> Loading");
+  addLogSecret("s3cr/et&");
+  addLogSecret("ab");  // too short to mask anywhere
+  CHECK(scrubLog("cog: <http://h/?pw=s3cr%2Fet%26> Loading") == "cog: <http://h/?pw=" + mask + "> Loading");
+  CHECK(scrubLog("raw s3cr/et& and ab") == "raw " + mask + " and ab");
+}
