@@ -3,6 +3,7 @@
 #include "engine/oil.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <sstream>
 
@@ -311,8 +312,15 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
       try {
         size_t used = 0;
         double v = std::stod(t.text, &used);
-        if (used != t.text.size()) throw std::invalid_argument("trailing");
-        if (p.type == ParamType::kInteger) return json(static_cast<long long>(v));
+        if (used != t.text.size() || !std::isfinite(v)) throw std::invalid_argument("not a number");
+        if (p.type == ParamType::kInteger) {
+          // A whole number a double holds exactly (casting 1e300 to long long is undefined:
+          // found by fuzz_oil).
+          if (v != std::floor(v) || std::fabs(v) > 9007199254740992.0) {
+            return syntaxError(t.col, p.name + " must be a whole number, got '" + t.text + "'", spec.usage);
+          }
+          return json(static_cast<long long>(v));
+        }
         return json(v);
       } catch (...) {
         return syntaxError(t.col, p.name + " must be a number, got '" + t.text + "'", spec.usage);

@@ -242,3 +242,11 @@ TEST_CASE("--option=\"a value with spaces\"") {
   CHECK(parseOk("observe --near=\"Sign in page\"").args["near"] == "Sign in page");
   CHECK(parseOk("observe --near \"Sign in page\"").args["near"] == "Sign in page");
 }
+
+TEST_CASE("a whole-number option refuses fractions and numbers past 2^53 (fuzz_oil: 3e113 overflowed)") {
+  CHECK(parseOk("observe --max 40").args["max"] == 40);
+  CHECK(parseOk("observe --max 4e1").args["max"] == 40);
+  CHECK(parseErr("observe --max 2.5").message().find("max must be a whole number, got '2.5'") != std::string::npos);
+  CHECK(parseErr("observe --max " + std::string(120, '3')).message().find("must be a whole number") != std::string::npos);
+  CHECK(parseErr("observe --max inf").message().find("must be a number") != std::string::npos);
+}
