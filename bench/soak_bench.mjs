@@ -105,8 +105,14 @@ async function soak(i) {
 }
 
 const results = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => soak(i)));
-const idle = sample(pid);  // every session ended: what the server holds when nothing is open
 clearInterval(sampler);
+// Every session ended: what the server holds when nothing is open, once idle keep-alive
+// connections (the client's pool, the server's 5 s) have closed: waited for, at most 20 s.
+let idle = sample(pid);
+for (const t0 = Date.now(); idle.fds > baseline.fds + 2 && Date.now() - t0 < 20000; idle = sample(pid)) {
+  await new Promise((resolve) => setTimeout(resolve, 250));
+}
+const held = fs.readdirSync(`/proc/${pid}/fd`).map((fd) => { try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`); } catch { return '?'; } });
 await server.stop();
 await site.close();
 
@@ -137,6 +143,7 @@ console.log(`  server RSS MB: baseline ${baseline.rssMb.toFixed(1)}, peak ${Math
   `middle third ${rssMid.toFixed(1)}, last third ${rssLast.toFixed(1)}, all sessions closed ${idle.rssMb.toFixed(1)}`);
 console.log(`  server fds: baseline ${baseline.fds}, middle third max ${fdsMid}, last third ${fdsLast}, all sessions closed ${idle.fds}`);
 for (const [what, ok] of checks) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${what}`);
+if (idle.fds > baseline.fds + 2) console.log(`  descriptors held at the end: ${held.map((l) => l.replace(/\d+/g, 'N')).sort().join(', ')}`);
 for (const f of failures.slice(0, 20)) console.log(`  ! ${f}`);
 if (failures.length > 20) console.log(`  ! … ${failures.length - 20} more`);
 process.exit(CHECK && checks.some(([, ok]) => !ok) ? 1 : 0);
