@@ -64,7 +64,8 @@ async function soak(i) {
     calls.total += 1;
     calls.byTool[name] = (calls.byTool[name] || 0) + 1;
     const r = await client.callTool({ name, arguments: args });
-    if (r.isError) fail(`${name} ${JSON.stringify(args)}: ${text(r).split('\n')[0]}`);
+    const shown = JSON.stringify(args.password ? { ...args, password: '••••••••' } : args);
+    if (r.isError) fail(`${name} ${shown}: ${text(r).split('\n')[0]}`);
     return text(r);
   };
   let accepted = false;
