@@ -69,7 +69,7 @@ struct BrowserEvent {
   std::string kind;
   std::string detail;   // dialog type, tab url, download path ...
   std::string message;  // dialog text, download size ...
-  std::string tab;      // "blocked": the tab whose own document it was, when that is not the active one
+  std::string tab = {};  // "blocked": the tab whose own document it was, when that is not the active one
 };
 
 // "312 MB of 1.0 GB so far" (or "312 MB so far" when the size is unknown).

@@ -528,6 +528,7 @@ Result<std::vector<TabInfo>> CdpPage::tabs(Deadline deadline) {
     std::string id = info["targetId"].get<std::string>();
     std::lock_guard<std::mutex> lock(mu_);
     if (options_.browser_context_id.empty() && !targets_.count(id)) continue;  // not ours
+    if (closed_tabs_.count(id)) continue;  // closed, not yet gone from the browser's list
     out.push_back({id, info.value("url", ""), info.value("title", ""), id == active_});
   }
   return out;
@@ -552,6 +553,7 @@ Status CdpPage::closeTab(const std::string& tab_id, Deadline deadline) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     targets_.erase(tab_id);
+    closed_tabs_.insert(tab_id);  // the browser lists it a moment longer: tabs() does not
     if (active_ != tab_id) return Status::ok();
     active_.clear();
     for (auto& [id, t] : targets_) {

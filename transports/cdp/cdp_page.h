@@ -122,6 +122,7 @@ class CdpPage final : public Backend, public GatedPage {
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, Target> targets_;  // by target id
+  std::set<std::string> closed_tabs_;      // tabs closeTab closed (ids are never reused)
   std::string active_;                     // target id of the active tab
   std::vector<BrowserEvent> events_;
   struct Download {
