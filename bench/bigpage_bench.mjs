@@ -12,7 +12,7 @@ import { startFixtureServer } from '../tests/e2e/lib/fixture_server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 process.env.LSCOPE_BIN ||= path.resolve(here, '../build/lscope');
-const { connect } = await import('../tests/e2e/lib/lscope.js');
+const { connect, memoryMb } = await import('../tests/e2e/lib/lscope.js');
 function option(name, dflt) {
   const i = process.argv.indexOf(name);
   return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
@@ -21,7 +21,6 @@ const SIZES = option('--elements', '10000,50000').split(',').map(Number);
 
 const site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.resolve(here, '../tests/e2e/pages') } });
 const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-const mb = (pid, field) => Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024;
 
 async function lscope() {
   const { client, transport } = await connect(['--tools', 'all']);
@@ -45,7 +44,7 @@ for (const elements of SIZES) {
     const look = await s.timed('observe');
     const click = await s.timed('click', { target: `Add item ${cards}` });
     console.log(`${String(cards * 6).padStart(8)}  ${go.ms.toFixed(0).padStart(7)}  ${look.ms.toFixed(0).padStart(10)}  ` +
-      `${click.ms.toFixed(0).padStart(13)}  ${String(look.out.length).padStart(13)}  ${mb(s.pid, 'VmHWM').toFixed(0).padStart(18)}`);
+      `${click.ms.toFixed(0).padStart(13)}  ${String(look.out.length).padStart(13)}  ${memoryMb(s.pid, 'VmHWM').toFixed(0).padStart(18)}`);
   } finally {
     await s.client.close();
   }
@@ -54,19 +53,18 @@ for (const elements of SIZES) {
 const s = await lscope();
 try {
   await s.timed('goto', { url: `${site.base}/e2e-pages/big-download.html` });
-  const rssBefore = mb(s.pid, 'VmRSS');
+  const rssBefore = memoryMb(s.pid, 'VmRSS');
   const t0 = performance.now();
+  const sent = new Promise((resolve) => site.events.on('sent', (p) => { if (p === '/files/big.bin') resolve(); }));
   let said = (await s.timed('click', { target: 'Download the disk image' })).out;
-  while (!/download \/\S+big\.bin \d+ bytes/.test(said)) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    said = (await s.timed('observe')).out;
-  }
+  if (!/download \/\S+big\.bin \d+ bytes/.test(said)) await sent;  // the last byte is out
+  while (!/download \/\S+big\.bin \d+ bytes/.test(said)) said = (await s.timed('observe')).out;
   const secs = (performance.now() - t0) / 1000;
   const file = said.match(/download (\/\S+big\.bin)/)[1];
   const size = fs.statSync(file).size;
   fs.rmSync(file, { force: true });
   console.log(`\ndownload of 1 GB: reported after ${secs.toFixed(1)} s (${(size / 1048576 / secs).toFixed(0)} MB/s), ` +
-    `${size} bytes on disk; lscope RSS ${rssBefore.toFixed(1)} MB before, ${mb(s.pid, 'VmRSS').toFixed(1)} MB after, peak ${mb(s.pid, 'VmHWM').toFixed(1)} MB`);
+    `${size} bytes on disk; lscope RSS ${rssBefore.toFixed(1)} MB before, ${memoryMb(s.pid, 'VmRSS').toFixed(1)} MB after, peak ${memoryMb(s.pid, 'VmHWM').toFixed(1)} MB`);
 } finally {
   await s.client.close();
   await site.close();

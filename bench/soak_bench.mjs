@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer, accounts } from '../tests/e2e/lib/fixture_server.js';
 import { startHttpServer, httpClient } from '../tests/e2e/lib/http_server.js';
+import { memoryMb } from '../tests/e2e/lib/lscope.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 process.env.LSCOPE_BIN ||= path.resolve(here, '../build/lscope');
@@ -31,8 +32,7 @@ const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 
 function sample(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return { t: Date.now(), rssMb: Number(status.match(/VmRSS:\s+(\d+)/)[1]) / 1024, fds: fs.readdirSync(`/proc/${pid}/fd`).length };
+  return { t: Date.now(), rssMb: memoryMb(pid, 'VmRSS'), fds: fs.readdirSync(`/proc/${pid}/fd`).length };
 }
 
 const site = await startFixtureServer();

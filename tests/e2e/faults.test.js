@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpSession, text, conform, descendants, alive } from './lib/lscope.js';
+import { mcpSession, text, conform, descendants, alive, memoryMb } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer } from './lib/fixture_server.js';
 
 const it = conform(nodeTest);
@@ -87,16 +87,13 @@ describe('faults mid-intent', () => {
   });
 });
 
-// Peak resident memory of a process so far (VmHWM), in MB.
-const peakMb = (pid) => Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmHWM:\s+(\d+) kB/)[1]) / 1024;
-
 describe('big pages and big files', () => {
   const s = session(['--tools', 'all']);
 
   it('a 50,000-element page: the look is bounded, the last card is reachable, the server stays small', async () => {
     const go = await s.ok('goto', { url: `${site.base}/e2e-pages/huge.html` });
     assert.match(go, /Huge catalogue/);
-    // What an agent reads stays a page, not 50,000 lines (figures: bench/faults_bench.mjs).
+    // What an agent reads stays a page, not 50,000 lines (figures: bench/bigpage_bench.mjs).
     const look = await s.ok('observe');
     assert.ok(look.length < 16000, `observe is ${look.length} characters`);
     assert.match(look, /button "Add item 1"/);
@@ -104,22 +101,22 @@ describe('big pages and big files', () => {
     const r = await s.ok('click', { target: 'Add item 8334' });
     assert.match(r, /Add item 8334/);
     assert.match(await s.ok('text'), /Last added: Add item 8334/);
-    assert.ok(peakMb(s.transport.pid) < 250, `lscope peaked at ${peakMb(s.transport.pid)} MB`);
+    assert.ok(memoryMb(s.transport.pid) < 250, `lscope peaked at ${memoryMb(s.transport.pid)} MB`);
     assert.match(await s.ok('goto', { url: `${site.base}/login.html` }), /Sign in · Fixture/);
   });
 
   it('a 1 GB download is streamed to disk by the browser, never through lscope, and reported', async () => {
     await s.ok('goto', { url: `${site.base}/e2e-pages/big-download.html` });
-    const before = peakMb(s.transport.pid);
+    const before = memoryMb(s.transport.pid);
+    const sent = new Promise((resolve) => site.events.on('sent', (p) => { if (p === '/files/big.bin') resolve(); }));
     const click = await s.ok('click', { target: 'Download the disk image' });
-    // Still running when the click answers: said once; the saved file is reported by a later
-    // command (polled until it comes, for at most 3 minutes).
+    // Still running when the click answers: said once. Once the server sent the last byte, the
+    // browser saves the file and the next commands report it (asked back to back, for at most 30 s).
     let said = click;
     if (!/download \/\S+big\.bin/.test(said)) {
       assert.match(said, /download big\.bin in progress, [\d.]+ (bytes|kB|MB|GB) (of 1\.0 GB )?so far/);  // WebDriver: size unknown
-      const t0 = Date.now();
-      while (!/download \/\S+big\.bin/.test(said) && Date.now() - t0 < 180000) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
+      await sent;
+      for (const t0 = Date.now(); !/download \/\S+big\.bin/.test(said) && Date.now() - t0 < 30000;) {
         said = await s.ok('observe');
         assert.doesNotMatch(said, /in progress/, 'said once');
       }
@@ -132,7 +129,7 @@ describe('big pages and big files', () => {
     } finally {
       fs.rmSync(m[1], { force: true });
     }
-    const after = peakMb(s.transport.pid);
+    const after = memoryMb(s.transport.pid);
     assert.ok(after - before < 50, `lscope grew from ${before} to ${after} MB`);
     const small = await s.ok('click', { target: 'Download the small report' });
     assert.match(small, /download \/\S+report\.csv \d+ bytes/);

@@ -1,5 +1,6 @@
 // A local HTTP server for fixture pages (tests/fixtures), with form endpoints that record
 // exactly what the browser sent, so tests assert what the page received.
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,6 +66,7 @@ const json = (res, status, value) => {
 // `reports` may be shared between servers (a page and its cross-origin frames report to one list).
 export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, host = '127.0.0.1', reports = [] } = {}) {
   const received = [];  // {method, path, form} in arrival order
+  const events = new EventEmitter();  // 'sent' (path): a large attachment's last byte went out
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (c) => { chunks.push(c); });
@@ -150,6 +152,7 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
           }
           return res.end();
         };
+        res.on('finish', () => events.emit('sent', url.pathname));
         res.on('error', () => {});
         pump();
         return undefined;
@@ -200,6 +203,7 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
     base,
     received,
     reports,
+    events,
     posts: (p) => received.filter((r) => r.method === 'POST' && r.path === p),
     close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }),
   };

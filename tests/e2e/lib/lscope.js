@@ -47,6 +47,11 @@ export function mcpSession(args = []) {
   return s;
 }
 
+// A process's memory from /proc/PID/status in MB: VmHWM (peak resident) or VmRSS (now).
+export function memoryMb(pid, field = 'VmHWM') {
+  return Number(fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`${field}:\\s+(\\d+) kB`))[1]) / 1024;
+}
+
 // The text of a tools/call result.
 export function text(result) {
   return result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
