@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 
 namespace lscope {
 namespace {
@@ -254,14 +255,13 @@ std::vector<std::string> nearestCommands(const std::string& word, size_t max) {
 std::optional<long long> parseDurationMs(const std::string& text) {
   if (text.empty()) return std::nullopt;
   size_t i = 0;
-  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
-  if (i == 0) return std::nullopt;
-  double value;
-  try {
-    value = std::stod(text.substr(0, i));
-  } catch (...) {
-    return std::nullopt;
+  int points = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) {
+    if (text[i] == '.' && ++points > 1) return std::nullopt;  // "1.2.3" is no number
+    ++i;
   }
+  if (i == 0 || (i == 1 && points == 1)) return std::nullopt;
+  double value = std::strtod(text.substr(0, i).c_str(), nullptr);
   std::string unit = text.substr(i);
   for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   double ms;
@@ -274,6 +274,9 @@ std::optional<long long> parseDurationMs(const std::string& text) {
   } else {
     return std::nullopt;
   }
+  // Casting a double beyond long long is undefined (found by fuzz_oil: --timeout 2.9e36); no
+  // wait needs more than a day.
+  if (!std::isfinite(ms) || ms > kMaxDurationMs) return std::nullopt;
   return static_cast<long long>(ms);
 }
 

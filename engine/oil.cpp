@@ -328,7 +328,7 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
     }
     case ParamType::kDuration: {
       auto ms = parseDurationMs(t.text);
-      if (!ms) return syntaxError(t.col, p.name + " must be a duration like 10s or 500ms", spec.usage);
+      if (!ms) return syntaxError(t.col, p.name + " must be a duration like 10s or 500ms, at most a day", spec.usage);
       return json(*ms);
     }
     case ParamType::kObject: {

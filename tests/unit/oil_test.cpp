@@ -250,3 +250,14 @@ TEST_CASE("a whole-number option refuses fractions and numbers past 2^53 (fuzz_o
   CHECK(parseErr("observe --max " + std::string(120, '3')).message().find("must be a whole number") != std::string::npos);
   CHECK(parseErr("observe --max inf").message().find("must be a number") != std::string::npos);
 }
+
+TEST_CASE("a duration is one number and a unit, at most a day (fuzz_oil: --timeout 2.9e36 overflowed)") {
+  CHECK(parseOk("wait visible \"Done\" --timeout 1.5s").args["timeout"] == 1500);
+  CHECK(parseOk("wait visible \"Done\" --timeout 2m").args["timeout"] == 120000);
+  CHECK(parseOk("wait visible \"Done\" --timeout 86400s").args["timeout"] == 86400000);
+  for (const std::string& bad : std::vector<std::string>{"1.2.3s", ".s", "86401s", std::string(40, '2') + "...0", "5h"}) {
+    CAPTURE(bad);
+    CHECK(parseErr("click \"OK\" --timeout " + bad).message().find("must be a duration like 10s or 500ms, at most a day") !=
+          std::string::npos);
+  }
+}
