@@ -5132,6 +5132,8 @@
     return settle().then(check);
   }
 
+  const STILL_TIMEOUT_MS = 1000;  // the longest wait for a moving target's animations
+
   /** point: actionability checks only; the backend clicks natively at (x, y). */
   async function cmdPoint(cmd) {
     const item = requireId(cmd, 'point');
@@ -5144,7 +5146,12 @@
     let { pt } = ensureActionable(item, actionOptions(cmd, check));
     if (stable) {
       // Playwright's "stable": the same box in two consecutive animation frames, else a moving
-      // target (a sliding menu, a growing panel) would take the click somewhere else.
+      // target (a sliding menu, a growing panel) would take the click somewhere else; first, the
+      // end of the finite animations that move it (bounded: a long one is left to the frames).
+      if (finiteAnimations(null).length) {
+        await untilStill(item.el, STILL_TIMEOUT_MS);
+        pt = ensureActionable(item, actionOptions(cmd, check)).pt;
+      }
       const again = actionOptions(cmd, check);
       again.scroll = false;
       for (let i = 0; ; i++) {
@@ -6263,25 +6270,27 @@
   // ----- wait_animations: until the finite animations and transitions running now have ended ---
   // (a popup fading in is not visible yet; infinite ones, like spinners, are not waited for)
 
-  function cmdWaitAnimations(cmd) {
-    const timeout = countParam(cmd, 'timeout', 1000);
-    const t0 = now();
-    const running = () => {
-      let list = [];
+  /** The finite animations and transitions running (or about to start) now, `keep` passing. */
+  function finiteAnimations(keep) {
+    let list = [];
+    try {
+      list = TOP_DOC.getAnimations ? TOP_DOC.getAnimations() : [];
+    } catch (e) {
+      list = [];
+    }
+    return filter(list, (a) => {
       try {
-        list = TOP_DOC.getAnimations ? TOP_DOC.getAnimations() : [];
+        const timing = a.effect && a.effect.getComputedTiming();
+        return a.playState === 'running' && !!timing && timing.endTime < 1e9 && (!keep || keep(a));
       } catch (e) {
-        list = [];
+        return false;
       }
-      return filter(list, (a) => {
-        try {
-          const timing = a.effect && a.effect.getComputedTiming();
-          return a.playState === 'running' && !!timing && timing.endTime < 1e9;
-        } catch (e) {
-          return false;
-        }
-      });
-    };
+    });
+  }
+
+  /** Resolves when `running()` is empty or `timeout` ms have passed: {settled, running, waited_ms}. */
+  function untilAnimationsEnd(running, timeout) {
+    const t0 = now();
     return new B.Promise((resolve) => {
       const check = () => {
         const list = running();
@@ -6308,6 +6317,41 @@
       };
       check();
     });
+  }
+
+  function cmdWaitAnimations(cmd) {
+    return untilAnimationsEnd(() => finiteAnimations(null), countParam(cmd, 'timeout', 1000));
+  }
+
+  // What moves an element or shows it: geometry, transforms, opacity (a colour fading does not).
+  const MOVING_PROPERTY = /^(transform|translate|rotate|scale|opacity|visibility|display|top|left|right|bottom|inset|margin|padding|width|height|min|max|flex|grid|clip|offset|zoom|position)/i;
+
+  function movesOrShows(a) {
+    try {
+      if (a.transitionProperty) return MOVING_PROPERTY.test(str(a.transitionProperty));
+      const frames = a.effect.getKeyframes();
+      for (let i = 0; i < frames.length; i++) {
+        for (const key in frames[i]) {
+          if (key !== 'offset' && key !== 'computedOffset' && key !== 'easing' && key !== 'composite' &&
+              MOVING_PROPERTY.test(key)) return true;
+        }
+      }
+    } catch (e) {
+      return true;  // cannot tell: treat as moving (bounded by the caller's timeout)
+    }
+    return false;
+  }
+
+  /**
+   * Until no finite animation moves or reveals `el` (on it or an ancestor): a toast sliding in
+   * would take the press on the button and the release beside it. Checking the box in two
+   * frames misses an animation that has not started yet (its first frames repeat keyframe 0%).
+   */
+  function untilStill(el, timeout) {
+    return untilAnimationsEnd(() => finiteAnimations((a) => {
+      const target = a.effect && a.effect.target;
+      return !!target && composedContains(target, el) && movesOrShows(a);
+    }), timeout);
   }
 
   // ----- wait_upgrades: until the web components on the page are defined (untilUpgraded) ------

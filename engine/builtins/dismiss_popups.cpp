@@ -176,6 +176,7 @@ Status run(IntentRun& run) {
     if (!popup) break;
     std::string title = popup->texts.count("title") ? popup->texts.at("title")
                         : popup->texts.count("text") ? popup->texts.at("text") : "";
+    const std::string container = popup->container;  // `popup` points into a scan the click replaces
     const Element* close = closeControl(run.scan, *popup, kind);
     if (!close) close = declineInside(run, *popup);
     std::string how;
@@ -187,9 +188,9 @@ Status run(IntentRun& run) {
         LSCOPE_RETURN_IF_ERROR(run.waitForChange(500));
         continue;
       }
-      if (!c && c.status().code() == codes::kElementNotInteractable && !covered.count(popup->container)) {
+      if (!c && c.status().code() == codes::kElementNotInteractable && !covered.count(container)) {
         // Another popup sits on top of this one (a SweetAlert2 over a modal): that one first.
-        covered.insert(popup->container);
+        covered.insert(container);
         LSCOPE_RETURN_IF_ERROR(run.rescan());
         continue;
       }
@@ -202,14 +203,19 @@ Status run(IntentRun& run) {
       how = "pressed Escape";
     }
     page.settle();
-    // Gone when its pattern is gone, or its close control is (an exit animation keeps a
-    // closing popup on screen for a moment: waited for, event-driven).
-    auto stillUp = [&](const PageScan& p) {
-      const Pattern* again = p.pattern(kind);
-      if (!again) return false;
-      const Element* again_close = close_id ? p.byId(close_id) : nullptr;
-      return !close_id || (again->fields.count("close") && again->fields.at("close") == close_id) ||
-             (again_close && again_close->visible);
+    // Gone when this popup is: its close control hidden or gone (an exit animation keeps a
+    // closing popup on screen for a moment: waited for, event-driven), or, closed by Escape, no
+    // popup of its kind left in its place. Another popup of the same kind (a second toast of a
+    // stack) says nothing about this one.
+    auto stillUp = [&, container](const PageScan& p) {
+      if (close_id) {
+        const Element* again_close = p.byId(close_id);
+        return again_close && again_close->visible;
+      }
+      for (const auto& again : p.patterns) {
+        if (again.name == kind && again.container == container) return true;
+      }
+      return false;
     };
     Status gone = run.waitFor([&]() -> Result<bool> { return !stillUp(run.scan); }, 1500);
     if (!gone && gone.code() != codes::kTimeout) return gone;

@@ -132,6 +132,31 @@ async function pointThenClick(t, s, text, defined) {
   return t.evalTest(() => document.title);
 }
 
+test('a stable point waits for the animation that moves its target, even one not started yet', async () => {
+  // A toast that slides in after a short delay (SweetAlert2 adds its animation class 10 ms after
+  // showing the popup): during the delay its box is the same in every frame, so two frames alone
+  // would answer with the place it is about to leave, and a release landing after it moves misses.
+  const t = await open('playground.html');
+  await t.evalTest(() => {
+    const style = document.createElement('style');
+    style.textContent = '@keyframes slide-in { from { transform: translateX(-400px); } to { transform: none; } }' +
+      '#sliding { position: fixed; top: 120px; left: 600px; } #sliding.in { animation: slide-in 400ms ease-out 250ms both; }';
+    document.head.append(style);
+    const toast = document.createElement('div');
+    toast.id = 'sliding';
+    toast.innerHTML = '<button type="button">Close the sliding toast</button>';
+    toast.querySelector('button').addEventListener('click', () => { document.title = 'slid and clicked'; });
+    document.body.append(toast);
+  });
+  const s = await ok(t, { cmd: 'scan' });
+  const rest = await t.evalTest(() => document.querySelector('#sliding button').getBoundingClientRect().left);
+  await t.evalTest(() => document.querySelector('#sliding').classList.add('in'));  // away, and back in 250 ms
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Close the sliding toast'), stable: true });
+  assert.ok(Math.abs(p.rect.x - rest) < 1, `the point is where the button comes to rest (x ${rest}), not x ${p.rect.x}`);
+  await t.click(p.x, p.y);
+  assert.strictEqual(await t.evalTest(() => document.title), 'slid and clicked');
+});
+
 test('a stable point waits for a web component that is not defined yet', async () => {
   const t = await open('late_component.html');
   const s = await ok(t, { cmd: 'scan' });
