@@ -2,48 +2,24 @@
 // Chromium someone else started, and leave it running (and tidy) on exit.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { runLscope, alive } from './lib/lscope.js';
 import { startFixtureServer } from './lib/fixture_server.js';
+import { startChromium } from './lib/chromium.js';
 
 let site;
 let chromium;
-let profile;
 let wsUrl;
 before(async () => {
   site = await startFixtureServer();
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-attach-'));
-  chromium = spawn('chromium', ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-    `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
-  // Its own process group, so the whole browser (zygotes, renderers) can be ended at once.
-  { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-  wsUrl = await new Promise((resolve, reject) => {
-    let err = '';
-    chromium.stderr.on('data', (d) => {
-      err += d;
-      const m = err.match(/DevTools listening on (ws:\/\/\S+)/);
-      if (m) {
-        chromium.stderr.destroy();  // helpers keep the pipe open; do not let it hold the test
-        resolve(m[1]);
-      }
-    });
-    chromium.on('exit', () => reject(new Error(`chromium exited: ${err}`)));
-  });
+  chromium = await startChromium();
+  ({ wsUrl } = chromium);
 });
 after(async () => {
-  const exited = new Promise((r) => chromium.once('exit', r));
-  process.kill(-chromium.pid, 'SIGKILL');
-  await exited;
-  // Helpers of the group may still be closing files in the profile for a moment.
-  fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10 });
+  await chromium.close();
   await site.close();
 });
 
-const httpBase = () => `http://${new URL(wsUrl).host}`;
+const httpBase = () => chromium.httpUrl;
 const pages = async () => (await (await fetch(`${httpBase()}/json/list`)).json()).filter((t) => t.type === 'page');
 
 for (const how of ['--cdp-endpoint', '--cdp-url']) {
