@@ -253,6 +253,7 @@ std::vector<std::string> nearestCommands(const std::string& word, size_t max) {
 }
 
 std::optional<long long> parseDurationMs(const std::string& text) {
+  constexpr double kMaxDurationMs = 24.0 * 3600 * 1000;
   if (text.empty()) return std::nullopt;
   size_t i = 0;
   int points = 0;

@@ -68,7 +68,6 @@ std::vector<std::string> nearestCommands(const std::string& word, size_t max = 3
 size_t editDistance(const std::string& a, const std::string& b);
 
 // Parses "10s", "1.5s", "500ms", "2m", or a bare number of milliseconds, up to a day.
-constexpr double kMaxDurationMs = 24.0 * 3600 * 1000;
 std::optional<long long> parseDurationMs(const std::string& text);
 
 }  // namespace lscope

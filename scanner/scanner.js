@@ -5148,8 +5148,8 @@
       // Playwright's "stable": the same box in two consecutive animation frames, else a moving
       // target (a sliding menu, a growing panel) would take the click somewhere else; first, the
       // end of the finite animations that move it (bounded: a long one is left to the frames).
-      if (finiteAnimations(null).length) {
-        await untilStill(item.el, STILL_TIMEOUT_MS);
+      if (movingAnimations(item.el).length) {
+        await untilAnimationsEnd(() => movingAnimations(item.el), STILL_TIMEOUT_MS);
         pt = ensureActionable(item, actionOptions(cmd, check)).pt;
       }
       const again = actionOptions(cmd, check);
@@ -6332,8 +6332,7 @@
       const frames = a.effect.getKeyframes();
       for (let i = 0; i < frames.length; i++) {
         for (const key in frames[i]) {
-          if (key !== 'offset' && key !== 'computedOffset' && key !== 'easing' && key !== 'composite' &&
-              MOVING_PROPERTY.test(key)) return true;
+          if (key !== 'offset' && MOVING_PROPERTY.test(key)) return true;  // offset: the keyframe's place
         }
       }
     } catch (e) {
@@ -6343,15 +6342,15 @@
   }
 
   /**
-   * Until no finite animation moves or reveals `el` (on it or an ancestor): a toast sliding in
+   * The finite animations that move or reveal `el` (on it or an ancestor): a toast sliding in
    * would take the press on the button and the release beside it. Checking the box in two
    * frames misses an animation that has not started yet (its first frames repeat keyframe 0%).
    */
-  function untilStill(el, timeout) {
-    return untilAnimationsEnd(() => finiteAnimations((a) => {
+  function movingAnimations(el) {
+    return finiteAnimations((a) => {
       const target = a.effect && a.effect.target;
       return !!target && composedContains(target, el) && movesOrShows(a);
-    }), timeout);
+    });
   }
 
   // ----- wait_upgrades: until the web components on the page are defined (untilUpgraded) ------

@@ -207,7 +207,7 @@ Status run(IntentRun& run) {
     // closing popup on screen for a moment: waited for, event-driven), or, closed by Escape, no
     // popup of its kind left in its place. Another popup of the same kind (a second toast of a
     // stack) says nothing about this one.
-    auto stillUp = [&, container](const PageScan& p) {
+    auto stillUp = [&](const PageScan& p) {
       if (close_id) {
         const Element* again_close = p.byId(close_id);
         return again_close && again_close->visible;

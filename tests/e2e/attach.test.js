@@ -8,24 +8,21 @@ import { startChromium } from './lib/chromium.js';
 
 let site;
 let chromium;
-let wsUrl;
 before(async () => {
   site = await startFixtureServer();
   chromium = await startChromium();
-  ({ wsUrl } = chromium);
 });
 after(async () => {
   await chromium.close();
   await site.close();
 });
 
-const httpBase = () => chromium.httpUrl;
-const pages = async () => (await (await fetch(`${httpBase()}/json/list`)).json()).filter((t) => t.type === 'page');
+const pages = async () => (await (await fetch(`${chromium.httpUrl}/json/list`)).json()).filter((t) => t.type === 'page');
 
 for (const how of ['--cdp-endpoint', '--cdp-url']) {
   test(`${how} drives a running Chromium and leaves it running`, async () => {
     const before = (await pages()).length;
-    const arg = how === '--cdp-endpoint' ? wsUrl : httpBase();
+    const arg = how === '--cdp-endpoint' ? chromium.wsUrl : chromium.httpUrl;
     const r = await runLscope([how, arg, 'run', '-'], { input: `goto ${site.base}/login.html\ntype email a@b.c\ntitle\n` });
     assert.equal(r.status, 0, r.stdout + r.stderr);
     assert.match(r.stdout, /ok title "Sign in · Fixture"/);
