@@ -276,6 +276,9 @@ void Page::reportEvents(Response& r) {
     for (auto& ev : state_.backend->drainEvents()) events.push_back(std::move(ev));
   }
   for (const auto& ev : events) {
+    // An error that already says it (the script stopped by this command's own call) is not
+    // repeated as an event.
+    if (!r.ok() && !ev.message.empty() && r.summary.find(ev.message) != std::string::npos) continue;
     if (ev.kind == "blocked") {
       r.add("events", "blocked " + shortUrl(ev.detail) + ": " + ev.message);
     } else if (ev.kind == "dialog") {

@@ -131,6 +131,9 @@ Response Session::execute(const Command& original, const CallContext& context) {
   Status secrets = resolveSecrets(command, page);
   std::string url_before = browser_.last ? browser_.last->url : "";
   Response r = secrets ? dispatch(command, page) : errorResponse(command.name, secrets);
+  // An error answers with the page's events too (a dialog, a script lscope stopped): the next
+  // command's answer would tell them late, beside a page they no longer describe.
+  if (!r.ok()) page.reportEvents(r);
   if (options_.packs && browser_.last) {
     // §9.6: the packs follow the page, whichever command moved it.
     const std::string& url = browser_.last->url;

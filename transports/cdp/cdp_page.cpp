@@ -362,10 +362,12 @@ bool CdpPage::rendererBusy(const std::string& session) {
 
 Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::string& expression,
                                       bool by_value, Deadline deadline, bool retry) {
-  // Only a call that waited a while may conclude the page holds the renderer: a short one (a
+  // Only a renderer silent for a while may be judged held by the page: one call that waited 3 s,
+  // or several short ones (a settle's steps) that all ran out over 3 s. A short call alone (a
   // click's guard check) must never stop a page's long but finite handler.
-  const bool patient = deadline.remaining() >= Millis(3000);
+  constexpr Millis kSilence{3000};
   for (int attempt = 0;; ++attempt) {
+    const auto started = std::chrono::steady_clock::now();
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
     auto context = scannerWorld(session, frame, deadline);
@@ -380,10 +382,24 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
                            {"returnByValue", by_value}},
                           session, deadline);
     }
-    bool busy = patient && !reply && reply.status().code() == codes::kTimeout && rendererBusy(session);
+    const bool timed_out = !reply && reply.status().code() == codes::kTimeout;
+    bool silent = false;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (timed_out) {
+        auto since = unanswered_since_.emplace(session, started).first->second;
+        auto quiet = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - since);
+        silent = quiet >= kSilence;
+        spdlog::debug("cdp: a script call ran out of time ({}); the renderer has not answered for {} ms",
+                      reply.status().message(), quiet.count());
+      } else {
+        unanswered_since_.erase(session);
+      }
+    }
+    bool busy = silent && rendererBusy(session);
     // A script stopped by an earlier call of this command (a wait before the scan) is the reason
     // this one ran out of time too: said the same way, once.
-    bool stopped_before = !reply && reply.status().code() == codes::kTimeout && stopped_script_.exchange(false);
+    bool stopped_before = timed_out && stopped_script_.exchange(false);
     if (reply) stopped_script_ = false;
     if (busy || stopped_before) {
       // The page's own script has not yielded (an endless loop keeps the renderer's thread, so
@@ -393,7 +409,8 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
         conn_->post("Runtime.terminateExecution", json::object(), session);
         stopped_script_ = true;
         std::lock_guard<std::mutex> lock(mu_);
-        events_.push_back({"script_stopped", "", "it kept the browser busy (an endless loop?): lscope stopped it"});
+        unanswered_since_.erase(session);
+        events_.push_back({"script_stopped", "", "kept the browser busy (an endless loop?): lscope stopped it"});
       }
       return Status(codes::kTimeout,
                     "the page's own script kept the browser busy (an endless loop?): lscope stopped it",

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -134,6 +135,9 @@ class CdpPage final : public Backend, public GatedPage {
   bool crashed_ = false;
   // lscope stopped a page script that held the renderer; not yet said in an error.
   std::atomic<bool> stopped_script_{false};
+  // By session: since when the renderer has left every script call unanswered (the first call of
+  // a run of timeouts started then); any answer ends the run.
+  std::map<std::string, std::chrono::steady_clock::time_point> unanswered_since_;
 };
 
 }  // namespace lscope::cdp
