@@ -290,8 +290,16 @@ std::vector<pid_t> groupMembers(pid_t pgid) {
   for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
     const std::string name = entry.path().filename().string();
     if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(entry.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // read(2), not a stream: a process that exits between open and read makes read fail with
+    // ESRCH, which libstdc++'s filebuf throws (uncaught, it ended lscope mid-run).
+    std::string stat;
+    int fd = ::open((entry.path() / "stat").c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    char buf[1024];
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    ::close(fd);
+    if (n <= 0) continue;
+    stat.assign(buf, static_cast<size_t>(n));
     auto close = stat.rfind(')');
     if (close == std::string::npos) continue;
     std::istringstream rest(stat.substr(close + 2));
