@@ -2544,13 +2544,20 @@
     return keyText(attr(el, 'name') || elId(el));
   }
 
+  // The key each element was given, with its base, for as long as the document keeps the node.
+  const nodeKeys = new B.WeakMap();
+
   /**
-   * Keys for `items` (document order). `memo` ({seen, contexts, contextKeys}) carries the
-   * duplicate counts on to elements registered after the scan (query, find_text).
+   * Keys for `items` (document order). Alike elements (same base) count in document order
+   * ("#2", "#3"), except that an element keyed before keeps its key while its base is the same:
+   * a toast inserted above another must not take the older one's key (and so its id).
+   * `memo` ({seen, taken, contexts, contextKeys}) carries the counts on to elements registered
+   * after the scan (query, find_text).
    */
   function assignKeys(items, memo) {
     const m = memo || newKeyMemo();
-    each(items, (item) => {
+    const bases = [];
+    each(items, (item, i) => {
       const frame = item.ctx.label ? item.ctx.label + '/' : '';
       const role = item.role === 'generic' ? '' : item.role;
       const c = contextElement(item.el, m.contexts);
@@ -2559,18 +2566,38 @@
         ck = contextKey(c);
         mapSet(m.contextKeys, c, ck);
       }
-      const base = item.type + ':' + role + ':' + frame + ck + ':' + labelForKey(item);
-      const n = (mapGet(m.seen, base) || 0) + 1;
+      bases[i] = item.type + ':' + role + ':' + frame + ck + ':' + labelForKey(item);
+    });
+    const fresh = [];
+    each(items, (item, i) => {
+      const known = wmGet(nodeKeys, item.el);
+      if (known && known.base === bases[i] && !mapHas(m.taken, known.key)) {
+        item.key = known.key;
+        mapSet(m.taken, known.key, true);
+      } else {
+        push(fresh, i);
+      }
+    });
+    each(fresh, (i) => {
+      const base = bases[i];
+      let n = mapGet(m.seen, base) || 0;
+      let key;
+      do {
+        n++;
+        key = n > 1 ? base + '#' + n : base;
+      } while (mapHas(m.taken, key));
       mapSet(m.seen, base, n);
-      item.key = n > 1 ? base + '#' + n : base;
+      mapSet(m.taken, key, true);
+      items[i].key = key;
+      wmSet(nodeKeys, items[i].el, { base, key });
     });
     return m;
   }
 
   function newKeyMemo() {
-    // seen: key base -> count; contexts: node -> nearest context ancestor-or-self; contextKeys:
-    // context element (or null) -> its key part.
-    return { seen: new B.Map(), contexts: new B.Map(), contextKeys: new B.Map() };
+    // seen: key base -> count; taken: keys given in this scan; contexts: node -> nearest context
+    // ancestor-or-self; contextKeys: context element (or null) -> its key part.
+    return { seen: new B.Map(), taken: new B.Map(), contexts: new B.Map(), contextKeys: new B.Map() };
   }
 
   // ===============================================================================================

@@ -295,6 +295,35 @@ test('stable keys survive a re-render; old ids go stale', async () => {
   assert.deepStrictEqual(after.patterns, before.patterns);
 });
 
+test('an element keeps its key when an alike one is inserted above it (a toast stack, newest on top)', async () => {
+  const t = await open('playground.html');
+  const close = () => `(() => { const b = document.createElement('button'); b.type = 'button'; b.textContent = '×'; return b; })()`;
+  await t.evalTest(`() => {
+    const stack = document.createElement('div');
+    stack.id = 'toast-stack';
+    stack.setAttribute('role', 'region');
+    stack.setAttribute('aria-label', 'Notifications');
+    stack.style.cssText = 'display: flex; flex-direction: column; align-items: start';
+    stack.append(${close()});
+    document.body.prepend(stack);
+  }`);
+  const before = await ok(t, { cmd: 'scan' });
+  const first = before.elements.filter((e) => e.text === '×');
+  assert.strictEqual(first.length, 1);
+  await t.evalTest(`() => document.getElementById('toast-stack').prepend(${close()})`);
+  const after = await ok(t, { cmd: 'scan' });
+  const both = after.elements.filter((e) => e.text === '×');
+  assert.strictEqual(both.length, 2);
+  const kept = both.find((e) => e.key === first[0].key);
+  const added = both.find((e) => e.key !== first[0].key);
+  assert.ok(kept && added, `keys ${both.map((e) => e.key)}`);
+  assert.ok(kept.rect.y > added.rect.y, 'the key stayed with the older button, now the lower one');
+  // Removing the older one leaves the new one its own key, not the older one's.
+  await t.evalTest(`() => document.querySelector('#toast-stack > button:last-child').remove()`);
+  const last = (await ok(t, { cmd: 'scan' })).elements.filter((e) => e.text === '×');
+  assert.deepStrictEqual(last.map((e) => e.key), [added.key]);
+});
+
 test('controlled inputs see every value (trackers, mask, maxlength, number, date, selects, radios)', async () => {
   const t = await open('controlled_inputs.html');
   const s = await ok(t, { cmd: 'scan' });
