@@ -106,6 +106,9 @@ class CdpPage final : public Backend, public GatedPage {
   // its thread).
   bool rendererBusy(const std::string& session);
   Result<json> call(const std::string& method, const json& params, Deadline deadline);
+  // Sends input events to the active tab in order without waiting for each answer; returns
+  // after the last one's, with the first failure if any.
+  Status dispatchInOrder(const std::vector<std::pair<const char*, json>>& events, Deadline deadline);
   Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
                            Deadline deadline);
   // Waits until the active tab's main frame is not loading.
