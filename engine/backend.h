@@ -128,6 +128,10 @@ class Backend {
   // Whether requests of the active tab are in flight now; nullopt when the backend cannot see
   // them (classic WebDriver has no network events).
   virtual std::optional<bool> requestsInFlight() { return std::nullopt; }
+  // Whether the active tab's network was busy at any time since `since`: a request started or
+  // ended, a navigation began, or requests are in flight or a document loads now; nullopt when
+  // the backend cannot see requests.
+  virtual std::optional<bool> networkActiveSince(Clock::time_point) { return std::nullopt; }
   // Waits for the current document's load event.
   virtual Status waitForLoad(Deadline deadline) = 0;
   // Counts main-frame navigations of the active tab (new documents and same-document URL

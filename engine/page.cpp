@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <set>
+#include <utility>
 
 #include <spdlog/spdlog.h>
 
@@ -218,14 +219,30 @@ Status Page::settle() {
   auto b = backend();
   if (!b) return b.status();
   Deadline cap = deadline.capped(env_.settle_max);
+  auto dom = [&](Millis quiet) {
+    return scanner_.waitQuiet(quiet.count(), std::min<long long>(600, deadline.remaining().count()));
+  };
+  // Event-driven (issue 17): an action the page does nothing about (no DOM change, request or
+  // navigation since just before it, nor within a brief still window after it) is answered then.
+  // Any of those is work, waited for as below: the end of a transition or a timer may show the
+  // next step without another sign (Bootstrap's tabs add `show` 155 ms after `active`). A
+  // backend blind to requests (classic WebDriver) cannot tell, and always waits as for work.
+  if (auto since = std::exchange(watch_since_, std::nullopt)) {
+    auto changed = scanner_.watched();  // also stops the page's count
+    auto busy = (*b)->networkActiveSince(*since);
+    if (changed == 0 && busy && !*busy) {
+      auto still = scanner_.waitQuiet(env_.settle_quiet.count(), std::min<long long>(600, cap.remaining().count()), true);
+      if (still.changes == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
+    }
+  }
   (*b)->waitForLoad(cap);
-  (*b)->waitForNetworkIdle(env_.settle_quiet, cap);  // a busy page is not an error here
+  (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap);  // a busy page is not an error here
   Status loaded = (*b)->waitForLoad(cap);
   settleComponents();
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result.
-  scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
+  dom(Millis(80));
   return loaded;
 }
 
@@ -519,16 +536,20 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard) {
   // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
   bool stable = check == "click" && !force;
-  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard);
+  // Changes the action makes are counted from here (the top document only: settle asks there).
+  const bool watch = (check == "click" || check == "type") && el.frame.empty();
+  const auto asked = Clock::now();
+  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
     // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
     WaitTarget t;
     t.id = el.scanner_id;
     auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
-    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard);
+    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
   }
   if (!point) return point.status();
+  if (watch) watch_since_ = asked;
   Point p = *point;
   if (!el.frame.empty() && state_.last) {
     auto off = state_.last->frame_offsets.find(el.frame);

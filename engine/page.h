@@ -41,7 +41,8 @@ struct BrowserState {
 // Session-wide things a Page reads.
 struct PageEnv {
   BackendFactory* factory = nullptr;
-  Millis settle_quiet{150};   // network quiet after an action before the after-scan
+  Millis settle_quiet{40};    // the page still (no DOM change, no request) this long after an action
+  Millis settle_network_quiet{150};  // once an action started requests: network quiet this long
   Millis settle_max{3000};    // at most this long settling
   bool strict = false;        // ambiguous targets fail instead of choosing
   json pattern_rules;         // pack patterns passed to every scan (packs/*/patterns.yaml)
@@ -181,6 +182,9 @@ class Page {
   // The remembered scan was taken in this command and nothing has acted since: a target can be
   // resolved against it without scanning again.
   bool last_fresh_ = false;
+  // The page counts its DOM changes from this moment (pointOf before a click or typing in the
+  // top document), for settle() to answer at once when the action changed nothing.
+  std::optional<Clock::time_point> watch_since_;
 };
 
 // `[3] "Sign in"` for action logs.

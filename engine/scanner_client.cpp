@@ -1,6 +1,10 @@
 // Typed scanner protocol calls (scanner-protocol.md §3); errors translated once, in call().
 #include "engine/scanner_client.h"
 
+#include <chrono>
+
+#include <spdlog/spdlog.h>
+
 namespace lscope {
 
 std::string scannerErrorHint(const std::string& code) {
@@ -14,7 +18,12 @@ std::string scannerErrorHint(const std::string& code) {
 }
 
 Result<json> ScannerClient::call(json command, const std::string& frame) const {
+  const auto t0 = Clock::now();
   auto reply = transport_(command, frame);
+  if (spdlog::should_log(spdlog::level::trace)) {
+    spdlog::trace("scanner {} {} ms", command.value("cmd", ""),
+                  std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - t0).count() / 1000.0);
+  }
   if (!reply) return reply.status();
   if (!reply->value("ok", false)) {
     std::string code = reply->value("code", std::string(codes::kScriptError));
@@ -36,13 +45,20 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
 }
 
 Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
-                                   bool stable, bool guard) const {
+                                   bool stable, bool guard, bool watch) const {
   json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
   if (stable) cmd["stable"] = true;
   if (guard) cmd["guard"] = true;
+  if (watch) cmd["watch"] = true;
   auto r = call(std::move(cmd), frame);
   if (!r) return r.status();
   return Point{r->value("x", 0.0), r->value("y", 0.0)};
+}
+
+std::optional<int> ScannerClient::watched() const {
+  auto r = call({{"cmd", "watched"}});
+  if (!r || !r->value("armed", false)) return std::nullopt;
+  return r->value("changes", 1);
 }
 
 Result<std::string> ScannerClient::guardResult(const std::string& frame) const {
@@ -212,8 +228,13 @@ void ScannerClient::waitAnimations(long long timeout_ms) const {
   if (timeout_ms > 0) call({{"cmd", "wait_animations"}, {"timeout", timeout_ms}});
 }
 
-void ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms) const {
-  if (timeout_ms > 0) call({{"cmd", "wait_quiet"}, {"quiet", quiet_ms}, {"timeout", timeout_ms}});
+ScannerClient::Quiet ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms, bool animations) const {
+  if (timeout_ms <= 0) return {};
+  json cmd = {{"cmd", "wait_quiet"}, {"quiet", quiet_ms}, {"timeout", timeout_ms}};
+  if (animations) cmd["animations"] = true;
+  auto r = call(std::move(cmd));
+  if (!r) return {};
+  return {r->value("settled", false), r->value("changes", 1) + r->value("animated", 0)};
 }
 
 ScannerClient::Upgrades ScannerClient::waitUpgrades(long long timeout_ms, long long patience_ms, int frames,

@@ -59,8 +59,11 @@ class ScannerClient {
   // input to (frame-local coordinates of the top-level viewport for the scanner's frame).
   // `stable`: also wait (up to 10 frames) until its box is the same in two frames.
   // `guard` (clicks): arm the page's check that the press lands on this element (guardResult).
+  // `watch`: start counting the page's DOM changes, for watched() after the action.
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
-                      bool stable = false, bool guard = false) const;
+                      bool stable = false, bool guard = false, bool watch = false) const;
+  // The DOM changes since point(..., watch); nullopt when no watch was armed (or no answer).
+  std::optional<int> watched() const;
   // After a guarded native click: what took the press instead ("button.toast-close \"×\""), or
   // empty when the element got it (or the document is gone: a click that navigated).
   Result<std::string> guardResult(const std::string& frame) const;
@@ -103,8 +106,14 @@ class ScannerClient {
   Result<bool> waitChange(long long timeout_ms) const;
   // Until the finite animations running now end (at most timeout_ms); failures are ignored.
   void waitAnimations(long long timeout_ms) const;
-  // Until the DOM has been still for quiet_ms (at most timeout_ms); failures are ignored.
-  void waitQuiet(long long quiet_ms, long long timeout_ms) const;
+  // Until the DOM has been still for quiet_ms (at most timeout_ms); with `animations`, also no
+  // finite animation moving or revealing anything. `changes`: the mutations and animations seen
+  // meanwhile; a failure (no answer) counts as a change.
+  struct Quiet {
+    bool settled = false;
+    int changes = 1;
+  };
+  Quiet waitQuiet(long long quiet_ms, long long timeout_ms, bool animations = false) const;
   // Until the page's web components are defined, while definitions or loaded resources keep
   // coming (no progress for patience_ms and `frames` checks ends it), at most timeout_ms.
   // !settled: some still undefined (with `final`, the scanner stops waiting for those tags in

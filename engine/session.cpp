@@ -28,6 +28,7 @@ Session::Session(BackendFactory* factory, SessionOptions options)
   if (options_.strict) config_.strict_mode = true;
   env_.factory = factory_;
   env_.settle_quiet = options_.settle_quiet;
+  env_.settle_network_quiet = std::max(env_.settle_network_quiet, options_.settle_quiet);
   env_.settle_max = options_.settle_max;
   env_.strict = config_.strict_mode;
   env_.pattern_rules = options_.pattern_rules;

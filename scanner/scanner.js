@@ -5197,6 +5197,7 @@
       }
     }
     if (param(cmd, 'guard', false) === true && check === 'click') armGuard(item);
+    if (param(cmd, 'watch', false) === true) armWatch();
     return { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
       selector: itemSelector(item) };
   }
@@ -6392,13 +6393,49 @@
   // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
   // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
 
+  // ----- watched: did the page change since `point` with `watch` (just before an action)? -----
+  // The engine answers at once after an action the page did nothing about; one that changed the
+  // DOM (a class set by the handler, a node added) is waited for. Disarms the watch.
+
+  let actionWatch = null;
+
+  function armWatch() {
+    disarmWatch();
+    const w = { changes: 0, mo: null };
+    try {
+      w.mo = new B.MutationObserver((records) => { w.changes += records.length; });
+      observeRoots(w.mo);
+    } catch (e) {
+      w.changes = 1;  // cannot watch: count as changed
+    }
+    actionWatch = w;
+  }
+
+  function disarmWatch() {
+    if (actionWatch && actionWatch.mo) moDisconnect(actionWatch.mo);
+    actionWatch = null;
+  }
+
+  function cmdWatched() {
+    const w = actionWatch;
+    if (w && w.mo) w.changes += moTakeRecords(w.mo).length;
+    disarmWatch();
+    return w ? { armed: true, changes: w.changes } : { armed: false, changes: 0 };
+  }
+
+  // With `animations`, a finite animation that moves or reveals something counts as change too:
+  // the still spell starts when it ends (a backdrop fades in, its end shows the modal, which fades
+  // in: Bootstrap's chain shows no mutation for 150 ms in the middle).
+
   function cmdWaitQuiet(cmd) {
     const quiet = countParam(cmd, 'quiet', 80);
     const timeout = countParam(cmd, 'timeout', 600);
+    const animations = param(cmd, 'animations', false) === true;
     const t0 = now();
     return new B.Promise((resolve) => {
       let done = false;
       let changes = 0;
+      let animated = 0;
       let timer = null;
       let cap = null;
       let mo = null;
@@ -6408,11 +6445,29 @@
         B.clearTimeout(timer);
         B.clearTimeout(cap);
         if (mo) moDisconnect(mo);
-        resolve({ settled, changes, waited_ms: round(now() - t0) });
+        resolve({ settled, changes, animated, waited_ms: round(now() - t0) });
+      };
+      const still = () => {
+        const running = animations ? finiteAnimations(movesOrShows) : [];
+        if (!running.length) return finish(true);
+        animated++;
+        let woken = false;
+        const wake = () => {
+          if (woken || done) return;
+          woken = true;
+          arm();
+        };
+        each(running, (a) => {
+          try {
+            a.finished.then(wake, wake);
+          } catch (e) {
+            // no finished promise: the cap ends the wait
+          }
+        });
       };
       const arm = () => {
         B.clearTimeout(timer);
-        timer = B.setTimeout(() => finish(true), quiet);
+        timer = B.setTimeout(still, quiet);
       };
       mo = new B.MutationObserver(() => {
         changes++;
@@ -6511,7 +6566,7 @@
         'scan', 'scan.max_elements', 'scan.include_hidden', 'scan.near', 'scan.within',
         'scan.viewport_only', 'scan.patterns', 'scan.shadow_dom', 'scan.same_origin_iframes',
         'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
-        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'guard_result', 'type', 'type.delay',
+        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'watched', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
@@ -7175,6 +7230,7 @@
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
   COMMANDS.wait_quiet = cmdWaitQuiet;
+  COMMANDS.watched = cmdWatched;
   COMMANDS.wait_upgrades = cmdWaitUpgrades;
   COMMANDS.execute = cmdExecute;
   COMMANDS.version = cmdVersion;

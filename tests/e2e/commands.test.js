@@ -341,6 +341,20 @@ describe('change reports', () => {
   });
 });
 
+describe('the answer waits for the work an action starts', () => {
+  it('a request, two in a row, one started a moment later, a panel fading in; nothing', async () => {
+    await ok('goto', { url: `${site.base}/settle.html` });
+    const from = site.received.length;
+    assert.match(await ok('click', { target: 'Load orders' }), /Order 1003 paid/);
+    assert.match(await ok('click', { target: 'Load history' }), /History of 2024 loaded/);
+    assert.match(await ok('click', { target: 'Load invoices' }), /Invoice 77 due/);
+    // The panel is hidden until its fade ends: listed once it can be used.
+    assert.match(await ok('click', { target: 'Open details' }), /\+ \[\d+\] button "Close details"/);
+    assert.match(await ok('click', { target: 'Do nothing' }), /# changes\nnone/);
+    assert.equal(site.received.slice(from).filter((r) => r.path === '/api/slow').length, 4, 'no request made twice');
+  });
+});
+
 describe('what real sessions hit', () => {
   it('dialogs are accepted and reported with their text', async () => {
     await ok('goto', { url: `${site.base}/dialogs.html` });

@@ -301,6 +301,12 @@ Status CdpPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
   }
 }
 
+std::optional<bool> CdpPage::networkActiveSince(Clock::time_point since) {
+  std::lock_guard<std::mutex> lock(mu_);
+  Target* t = activeTarget();
+  return t && (!t->inflight.empty() || t->loading || t->last_network >= since);
+}
+
 std::optional<bool> CdpPage::requestsInFlight() {
   std::lock_guard<std::mutex> lock(mu_);
   Target* t = activeTarget();

@@ -55,6 +55,7 @@ class CdpPage final : public Backend, public GatedPage {
   Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
   Result<std::string> screenshot(Deadline deadline) override;
   Status waitForNetworkIdle(Millis quiet, Deadline deadline) override;
+  std::optional<bool> networkActiveSince(Clock::time_point since) override;
   std::optional<bool> requestsInFlight() override;
   Status waitForLoad(Deadline deadline) override;
   uint64_t navigationCount() override;
