@@ -536,9 +536,11 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard) {
   // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
   bool stable = check == "click" && !force;
-  // Changes the action makes are counted from here (the top document only: settle asks there).
-  const bool watch = (check == "click" || check == "type") && el.frame.empty();
+  // Changes the action makes are counted from here (the top document only: settle asks there;
+  // and only where the backend sees requests: settle waits in full on the others anyway).
   const auto asked = Clock::now();
+  const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
+                     state_.backend->networkActiveSince(asked).has_value();
   auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
