@@ -303,7 +303,9 @@ void Page::reportEvents(Response& r) {
     } else if (ev.kind == "tab_opened") {
       int n = tabNumber(ev.detail);
       std::string url = ev.message;
-      if (auto tabs = state_.backend->tabs(deadline)) {  // the opener's event may predate its URL
+      // The opener's event may predate its URL (no browser left: the event's own).
+      auto tabs = state_.backend ? state_.backend->tabs(deadline) : Result<std::vector<TabInfo>>(std::vector<TabInfo>());
+      if (tabs) {
         for (const auto& t : *tabs) {
           if (t.id == ev.detail && !t.url.empty()) url = t.url;
         }
