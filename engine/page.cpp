@@ -219,9 +219,6 @@ Status Page::settle() {
   auto b = backend();
   if (!b) return b.status();
   Deadline cap = deadline.capped(env_.settle_max);
-  auto dom = [&](Millis quiet) {
-    return scanner_.waitQuiet(quiet.count(), std::min<long long>(600, deadline.remaining().count()));
-  };
   // Event-driven (issue 17): an action the page does nothing about (no DOM change, request or
   // navigation since just before it, nor within a brief still window after it) is answered then.
   // Any of those is work, waited for as below: the end of a transition or a timer may show the
@@ -242,7 +239,7 @@ Status Page::settle() {
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result.
-  dom(Millis(80));
+  scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
   return loaded;
 }
 

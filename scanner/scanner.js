@@ -6390,9 +6390,6 @@
     return untilUpgraded(null, timeout, patience, frames, param(cmd, 'final', true) !== false);
   }
 
-  // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
-  // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
-
   // ----- watched: did the page change since `point` with `watch` (just before an action)? -----
   // The engine answers at once after an action the page did nothing about; one that changed the
   // DOM (a class set by the handler, a node added) is waited for. Disarms the watch.
@@ -6422,6 +6419,9 @@
     disarmWatch();
     return w ? { armed: true, changes: w.changes } : { armed: false, changes: 0 };
   }
+
+  // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
+  // a list re-rendering), at most `timeout` ms; after actions, so the next scan sees the result --
 
   // With `animations`, a finite animation that moves or reveals something counts as change too:
   // the still spell starts when it ends (a backdrop fades in, its end shows the modal, which fades

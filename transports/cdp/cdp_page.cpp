@@ -153,17 +153,20 @@ Status CdpPage::attachTab(const std::string& target_id, Deadline deadline) {
   return Status::ok();
 }
 
+Result<std::string> CdpPage::activeSession() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (crashed_) return Status(codes::kBrowserError, "the page crashed", "goto a URL to load a fresh page, or refresh");
+  Target* t = activeTarget();
+  if (!t) return Status(codes::kBrowserError, "no open tab", "goto a URL to open one");
+  return t->session_id;
+}
+
 Result<json> CdpPage::call(const std::string& method, const json& params, Deadline deadline) {
   std::string session;
   if (method.rfind("Target.", 0) != 0 && method.rfind("Browser.", 0) != 0) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (crashed_) {
-      return Status(codes::kBrowserError, "the page crashed",
-                    "goto a URL to load a fresh page, or refresh");
-    }
-    Target* t = activeTarget();
-    if (!t) return Status(codes::kBrowserError, "no open tab", "goto a URL to open one");
-    session = t->session_id;
+    auto active = activeSession();
+    if (!active) return active.status();
+    session = std::move(*active);
   }
   return conn_->send(method, params, session, deadline);
 }
@@ -307,11 +310,7 @@ std::optional<bool> CdpPage::networkActiveSince(Clock::time_point since) {
   return t && (!t->inflight.empty() || t->loading || t->last_network >= since);
 }
 
-std::optional<bool> CdpPage::requestsInFlight() {
-  std::lock_guard<std::mutex> lock(mu_);
-  Target* t = activeTarget();
-  return t && (!t->inflight.empty() || t->loading);
-}
+std::optional<bool> CdpPage::requestsInFlight() { return networkActiveSince(Clock::time_point::max()); }
 
 // --- the scanner --------------------------------------------------------------------------
 
@@ -373,7 +372,7 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
   // click's guard check) must never stop a page's long but finite handler.
   constexpr Millis kSilence{3000};
   for (int attempt = 0;; ++attempt) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = Clock::now();
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
     auto context = scannerWorld(session, frame, deadline);
@@ -394,7 +393,7 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
       std::lock_guard<std::mutex> lock(mu_);
       if (timed_out) {
         auto since = unanswered_since_.emplace(session, started).first->second;
-        auto quiet = std::chrono::duration_cast<Millis>(std::chrono::steady_clock::now() - since);
+        auto quiet = std::chrono::duration_cast<Millis>(Clock::now() - since);
         silent = quiet >= kSilence;
         spdlog::debug("cdp: a script call ran out of time ({}); the renderer has not answered for {} ms",
                       reply.status().message(), quiet.count());
@@ -499,14 +498,9 @@ Status CdpPage::insertText(const std::string& text, Deadline deadline) {
 
 Status CdpPage::dispatchInOrder(const std::vector<std::pair<const char*, json>>& events, Deadline deadline) {
   if (events.empty()) return Status::ok();
-  std::string session;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    Target* t = activeTarget();
-    if (crashed_) return Status(codes::kBrowserError, "the page crashed", "goto a URL to load a fresh page, or refresh");
-    if (!t) return Status(codes::kBrowserError, "no open tab", "goto a URL to open one");
-    session = t->session_id;
-  }
+  auto active = activeSession();
+  if (!active) return active.status();
+  const std::string& session = *active;
   // Sent without waiting for each answer: the browser's input queue delivers them in order, each
   // handled (its listeners run, its input event fired) before the next, as for a fast typist. A
   // round trip per event cost ~30 ms for a 4-letter word. The last answer comes after the others.

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <atomic>
-#include <chrono>
 #include <condition_variable>
 #include <map>
 #include <memory>
@@ -106,6 +105,8 @@ class CdpPage final : public Backend, public GatedPage {
   // Whether the renderer of `session` cannot run even a trivial script (the page's script holds
   // its thread).
   bool rendererBusy(const std::string& session);
+  // The active tab's session id; an error when the page crashed or no tab is open.
+  Result<std::string> activeSession();
   Result<json> call(const std::string& method, const json& params, Deadline deadline);
   // Sends input events to the active tab in order without waiting for each answer; returns
   // after the last one's, with the first failure if any.
@@ -141,7 +142,7 @@ class CdpPage final : public Backend, public GatedPage {
   std::atomic<bool> stopped_script_{false};
   // By session: since when the renderer has left every script call unanswered (the first call of
   // a run of timeouts started then); any answer ends the run.
-  std::map<std::string, std::chrono::steady_clock::time_point> unanswered_since_;
+  std::map<std::string, Clock::time_point> unanswered_since_;
 };
 
 }  // namespace lscope::cdp
