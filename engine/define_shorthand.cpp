@@ -183,7 +183,9 @@ Result<json> oneStep(const std::string& line, int& col) {
     if (c.args.contains("amount")) {
       std::string a = c.args["amount"].get<std::string>();
       if (a == "page") step["amount"] = "page";
-      else if (!a.empty() && std::all_of(a.begin(), a.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; })) step["amount"] = std::stoll(a);
+      // Past 15 digits the text stays a string, and the loader names it as no amount.
+      else if (!a.empty() && a.size() <= 15 && std::all_of(a.begin(), a.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; })) step["amount"] = std::stoll(a);
+      else step["amount"] = a;
     }
   } else if (n == "wait") {
     std::string cond = c.args.value("condition", "");

@@ -31,7 +31,7 @@ json lookupReference(const std::string& ref, const json& vars) {
       cur = cur.is_string() ? json(cur.get<std::string>().size()) : json(cur.size());
     } else if (cur.is_object() && cur.contains(part)) {
       cur = cur[part];
-    } else if (cur.is_array() && !part.empty() && std::all_of(part.begin(), part.end(), ::isdigit) &&
+    } else if (cur.is_array() && !part.empty() && part.size() <= 9 && std::all_of(part.begin(), part.end(), ::isdigit) &&
                std::stoul(part) < cur.size()) {
       cur = cur[std::stoul(part)];
     } else {

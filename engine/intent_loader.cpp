@@ -298,7 +298,8 @@ class Builder {
         }
         return fail(path, quoteJs(v) + " is not a duration (integer ms, or \"<n>ms\", \"<n>s\", \"<n>m\")");
       }
-      long long n = std::stoll(m[1]);
+      // Nine digits of minutes still fit a long long; more is above the limit anyway (found by fuzz_yaml).
+      long long n = m[1].length() > 9 ? kMaxTimeoutMs + 1 : std::stoll(m[1]);
       ms = m[2] == "ms" ? n : m[2] == "s" ? n * 1000 : n * 60000;
     } else {
       return fail(path, quoteJs(v) + " is not a duration (integer ms, or \"<n>ms\", \"<n>s\", \"<n>m\")");
@@ -1053,7 +1054,7 @@ class Builder {
         long long ms = 0;
         const json& t = o["timeout"];
         if (t.is_string() && std::regex_match(t.get<std::string>(), std::regex("^[0-9]+m$")) &&
-            std::stoll(t.get<std::string>()) > 5) {
+            (t.get<std::string>().size() > 10 || std::stoll(t.get<std::string>()) > 5)) {
           return fail("/options/timeout", "intent timeout " + t.get<std::string>() + " is above the limit of 300s (§13.2)");
         }
         if (!duration(t, "/options/timeout", true, ms)) return false;

@@ -140,7 +140,7 @@ void Page::dropBackendIfDead(const Status& status) {
   if (state_.backend && isBackendDead(status)) {
     spdlog::warn("browser session lost ({}); the next command starts a new one", status.message());
     call.note("warning", "browser session lost (" + status.message() + "); the next command starts a new one");
-    state_.backend.reset();
+    retired_ = std::move(state_.backend);
     state_.forgetPage();
     state_.ids.reset();
     lost_ = true;

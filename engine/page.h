@@ -174,6 +174,10 @@ class Page {
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;
   std::string lost_why_;
+  // The lost browser's backend lives until the command ends: a Backend* taken before a scanner
+  // call found it dead stays valid (its calls fail) instead of dangling (CI: settle() crashed
+  // when the browser was killed during login).
+  std::unique_ptr<Backend> retired_;
   // Browser events taken early (by enforcePolicy) for the next reportEvents.
   std::vector<BrowserEvent> held_events_;
   BrowserState& state_;

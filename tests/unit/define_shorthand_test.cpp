@@ -103,6 +103,12 @@ TEST_CASE("full definitions are not shorthand; a bad step names its number, line
   auto not_a_step = expandShorthand("reader:\n  steps:\n    - text\n");
   REQUIRE_FALSE(not_a_step.ok());
   CHECK(not_a_step.status().message().find("step 1: 'text' is not a step") != std::string::npos);
+  // Twenty digits of pixels do not fit an integer: the loader names the amount, nothing throws.
+  auto huge = expandShorthand("far:\n  steps:\n    - scroll down 99999999999999999999\n");
+  REQUIRE(huge.ok());
+  auto def = parseIntent(huge->dump(), "definition", {});
+  REQUIRE_FALSE(def.ok());
+  CHECK(def.status().message().find("scroll amount \"99999999999999999999\" (pixels or \"page\")") != std::string::npos);
 }
 
 TEST_CASE("a full definition that opens with a key of its own is not shorthand") {
