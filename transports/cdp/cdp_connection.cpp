@@ -172,6 +172,8 @@ class WsCdpConnection final : public CdpConnection {
     }
     msg["id"] = id;
     auto text = std::make_shared<std::string>(msg.dump(-1, ' ', false, json::error_handler_t::replace));
+    // --log-level trace: the protocol's traffic by method and id, never params (typed keys).
+    if (spdlog::should_log(spdlog::level::trace)) spdlog::trace("cdp > {} {} {}", id, method, session_id);
     asio::post(client_.get_io_service(), [this, text, id] {
       websocketpp::lib::error_code ec;
       client_.send(hdl_, *text, websocketpp::frame::opcode::text, ec);
@@ -201,6 +203,7 @@ class WsCdpConnection final : public CdpConnection {
       return;
     }
     if (msg.contains("id")) {
+      if (spdlog::should_log(spdlog::level::trace)) spdlog::trace("cdp < {}{}", msg["id"].dump(), msg.contains("error") ? " error" : "");
       if (msg["id"].is_number_integer()) complete(msg["id"].get<int>(), std::move(msg));
       return;
     }
@@ -208,6 +211,7 @@ class WsCdpConnection final : public CdpConnection {
     if (method.empty()) return;
     const json& params = msg.contains("params") ? msg["params"] : json::object();
     auto session = msg.value("sessionId", std::string());
+    if (spdlog::should_log(spdlog::level::trace)) spdlog::trace("cdp < {} {}", method, session);
     std::vector<std::shared_ptr<Listener>> listeners;
     {
       std::lock_guard<std::mutex> lock(mu_);

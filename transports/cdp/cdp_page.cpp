@@ -193,6 +193,11 @@ Status CdpPage::navigate(const std::string& url, Deadline deadline) {
   }
   // Every tab was closed under us (by the user, or a page): a goto opens a fresh one.
   if (tabless) return newTab(url, deadline).status();
+  uint64_t starts_before = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (Target* t = activeTarget()) starts_before = t->load_starts;
+  }
   auto r = call("Page.navigate", {{"url", url}}, deadline);
   if (!r) return r.status();
   if (r->contains("errorText") && !(*r)["errorText"].get<std::string>().empty()) {
@@ -202,8 +207,12 @@ Status CdpPage::navigate(const std::string& url, Deadline deadline) {
   }
   if (!r->contains("loaderId")) return Status::ok();  // same-document navigation
   {
+    // The load may not be seen starting yet: it is, then. Seen starting, the events tell whether
+    // it still runs: a page that loaded before this thread woke has stopped already, and marking
+    // it loading then waited for a stop that never came (30 s, 1 in 5 attaches under load).
     std::lock_guard<std::mutex> lock(mu_);
-    if (Target* t = activeTarget()) t->loading = true;  // started-loading may not be seen yet
+    Target* t = activeTarget();
+    if (t && t->load_starts == starts_before) t->loading = true;
   }
   return waitNotLoading(deadline, "loading " + url);
 }
@@ -811,7 +820,10 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // submission is scheduled asynchronously after the click that caused it).
     bool new_document = method == "Page.frameStartedLoading" ||
                         params.value("navigationType", "") == "differentDocument";
-    if (params.value("frameId", "") == t->main_frame_id && new_document && !t->is_frame) t->loading = true;
+    if (params.value("frameId", "") == t->main_frame_id && new_document && !t->is_frame) {
+      t->loading = true;
+      ++t->load_starts;
+    }
     t->last_network = Clock::now();
   } else if (method == "Page.frameRequestedNavigation") {
     t->last_network = Clock::now();  // activity: restarts the quiet period

@@ -83,6 +83,7 @@ class CdpPage final : public Backend, public GatedPage {
     std::map<std::string, int> worlds;  // frame id -> scanner execution context id
     std::set<std::string> child_frames;  // frames attached in this target's documents
     bool loading = false;               // main frame between started and stopped loading
+    uint64_t load_starts = 0;           // main-frame loads seen starting (events)
     uint64_t navigations = 0;           // main-frame URL changes
     std::set<std::string> inflight;     // network request ids in flight
     Clock::time_point last_network = Clock::now();
