@@ -60,7 +60,7 @@ struct Options {
   std::string log_level = "warn";
   bool strict = false;
   double timeout_s = 30;
-  int settle_quiet_ms = 40;  // --settle-quiet
+  int settle_quiet_ms = 20;  // --settle-quiet
   std::string tools = "default";  // --tools profile
   std::string secrets_file;       // --secrets
   std::vector<std::string> intent_dirs;  // --intents DIR
@@ -381,7 +381,7 @@ int main(int argc, char** argv) {
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_option("--settle-quiet", o.settle_quiet_ms,
-                 "ms the page must stay still (no DOM change, no request) after an action before lscope answers (default 40)")
+                 "ms the page must stay still (no DOM change, no request) after an action before lscope answers, and at least two animation frames (default 20)")
       ->check(CLI::Range(1, 10000));
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
   app.add_option("--secrets", o.secrets_file, "name=value lines; tools take \"secret:name\" instead of a value");

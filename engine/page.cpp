@@ -18,6 +18,8 @@ namespace lscope {
 
 namespace {
 
+constexpr int kStillFrames = 2;  // animation frames a still window spans besides its time (settle)
+
 bool isBackendDead(const Status& s) {
   return s.code() == codes::kConnectionError ||
          (s.code() == codes::kBrowserError && s.message().find("crashed") != std::string::npos);
@@ -224,13 +226,15 @@ Status Page::settle() {
   // Any of those is work, waited for as below: the end of a transition or a timer may show the
   // next step without another sign (Bootstrap's tabs add `show` 155 ms after `active`). A
   // backend blind to requests (classic WebDriver) cannot tell, and always waits as for work.
+  // The still window spans at least two animation frames besides its time: a reaction the page
+  // draws in its next frame is seen however slowly a loaded machine draws.
   if (auto since = std::exchange(watch_since_, std::nullopt)) {
-    auto changed = scanner_.watched();  // also stops the page's count
     auto busy = (*b)->networkActiveSince(*since);
-    if (changed == 0 && busy && !*busy) {
-      auto still = scanner_.waitQuiet(env_.settle_quiet.count(), std::min<long long>(600, cap.remaining().count()), true);
-      if (still.changes == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
-    }
+    const bool quiet_so_far = busy && !*busy;
+    // One call: the changes counted since the action, then (none) the still window.
+    auto changed = scanner_.watched(quiet_so_far ? env_.settle_quiet.count() : 0, kStillFrames,
+                                    std::min<long long>(600, cap.remaining().count()));
+    if (quiet_so_far && changed == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
   }
   (*b)->waitForLoad(cap);
   (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap);  // a busy page is not an error here

@@ -41,7 +41,7 @@ struct BrowserState {
 // Session-wide things a Page reads.
 struct PageEnv {
   BackendFactory* factory = nullptr;
-  Millis settle_quiet{40};    // the page still (no DOM change, no request) this long after an action
+  Millis settle_quiet{20};    // the page still (no DOM change, no request) this long, and two frames, after an action
   Millis settle_network_quiet{150};  // once an action started requests: network quiet this long
   Millis settle_max{3000};    // at most this long settling
   bool strict = false;        // ambiguous targets fail instead of choosing

@@ -55,10 +55,20 @@ Result<Point> ScannerClient::point(int id, const std::string& frame, const std::
   return Point{r->value("x", 0.0), r->value("y", 0.0)};
 }
 
-std::optional<int> ScannerClient::watched() const {
-  auto r = call({{"cmd", "watched"}});
+std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long long timeout_ms) const {
+  json cmd = {{"cmd", "watched"}};
+  if (quiet_ms > 0 && timeout_ms > 0) {
+    cmd["quiet"] = quiet_ms;
+    cmd["frames"] = frames;
+    cmd["timeout"] = timeout_ms;
+  }
+  auto r = call(std::move(cmd));
   if (!r || !r->value("armed", false)) return std::nullopt;
-  return r->value("changes", 1);
+  int changes = r->value("changes", 1);
+  if (const auto still = r->find("still"); still != r->end() && still->is_object()) {
+    changes += still->value("changes", 1) + still->value("animated", 0);
+  }
+  return changes;
 }
 
 Result<std::string> ScannerClient::guardResult(const std::string& frame) const {

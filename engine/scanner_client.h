@@ -63,7 +63,9 @@ class ScannerClient {
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
                       bool stable = false, bool guard = false, bool watch = false) const;
   // The DOM changes since point(..., watch); nullopt when no watch was armed (or no answer).
-  std::optional<int> watched() const;
+  // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with
+  // animations, spanning `frames` animation frames too, at most timeout_ms) and adds its changes.
+  std::optional<int> watched(long long quiet_ms = 0, int frames = 0, long long timeout_ms = 0) const;
   // After a guarded native click: what took the press instead ("button.toast-close \"×\""), or
   // empty when the element got it (or the document is gone: a click that navigated).
   Result<std::string> guardResult(const std::string& frame) const;

@@ -28,7 +28,7 @@ class SecretStore;
 
 struct SessionOptions {
   Millis command_timeout{30000};   // an atomic command
-  Millis settle_quiet{40};         // the page still (no DOM change, no request) after an action
+  Millis settle_quiet{20};         // the page still (no DOM change, no request) after an action, and two frames
   Millis settle_max{3000};         // at most this long settling after an action
   bool strict = false;             // ambiguous targets fail instead of choosing (§11.1)
   size_t observe_max = 150;        // elements listed by observe

@@ -6413,11 +6413,17 @@
     actionWatch = null;
   }
 
-  function cmdWatched() {
+  // With `quiet` (and `frames`, `timeout`) and no change counted, it then waits for a still spell
+  // as wait_quiet with `animations` does, in the same call, and returns that as `still`.
+  async function cmdWatched(cmd) {
     const w = actionWatch;
     if (w && w.mo) w.changes += moTakeRecords(w.mo).length;
     disarmWatch();
-    return w ? { armed: true, changes: w.changes } : { armed: false, changes: 0 };
+    if (!w) return { armed: false, changes: 0 };
+    const quiet = countParam(cmd, 'quiet', 0);
+    if (w.changes || !quiet) return { armed: true, changes: w.changes };
+    const spell = { quiet, frames: countParam(cmd, 'frames', 0), timeout: countParam(cmd, 'timeout', 600), animations: true };
+    return { armed: true, changes: 0, still: await cmdWaitQuiet(spell) };
   }
 
   // ----- wait_quiet: until the page has not changed for `quiet` ms (animations run by scripts,
@@ -6431,18 +6437,25 @@
     const quiet = countParam(cmd, 'quiet', 80);
     const timeout = countParam(cmd, 'timeout', 600);
     const animations = param(cmd, 'animations', false) === true;
+    // `frames`: the spell also spans this many animation frames, so a reaction the page makes in
+    // its next frame (requestAnimationFrame, a transition started by a style change) is seen
+    // however slowly a loaded machine draws. A hidden tab draws none: then `quiet` + 50 ms.
+    const frames = countParam(cmd, 'frames', 0);
     const t0 = now();
     return new B.Promise((resolve) => {
       let done = false;
       let changes = 0;
       let animated = 0;
       let timer = null;
+      let fallback = null;
+      let spell = 0;  // the current still spell; a change starts a new one
       let cap = null;
       let mo = null;
       const finish = (settled) => {
         if (done) return;
         done = true;
         B.clearTimeout(timer);
+        B.clearTimeout(fallback);
         B.clearTimeout(cap);
         if (mo) moDisconnect(mo);
         resolve({ settled, changes, animated, waited_ms: round(now() - t0) });
@@ -6466,8 +6479,35 @@
         });
       };
       const arm = () => {
+        const mine = ++spell;
+        let timeUp = false;
+        let framesLeft = frames;
+        const over = () => {
+          if (mine === spell && !done && timeUp && framesLeft <= 0) still();
+        };
         B.clearTimeout(timer);
-        timer = B.setTimeout(still, quiet);
+        B.clearTimeout(fallback);
+        timer = B.setTimeout(() => {
+          timeUp = true;
+          if (framesLeft > 0) {
+            fallback = B.setTimeout(() => { framesLeft = 0; over(); }, SETTLE_FALLBACK_MS);
+          }
+          over();
+        }, quiet);
+        if (framesLeft <= 0) return;
+        const tick = () => {
+          if (mine !== spell || done) return;
+          if (--framesLeft > 0) {
+            B.requestAnimationFrame(tick);
+          } else {
+            over();
+          }
+        };
+        try {
+          B.requestAnimationFrame(tick);
+        } catch (e) {
+          framesLeft = 0;  // no rAF in this context: time alone
+        }
       };
       mo = new B.MutationObserver(() => {
         changes++;

@@ -117,6 +117,24 @@ test('point returns top-level coordinates that native input can use', async () =
   assert.strictEqual(hit, 'wrapped', 'a wrapped inline link is hit on its first line box');
 });
 
+test('watched with a still window sees what the page draws in its next frames', async () => {
+  const t = await open('playground.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const id = byText(s, 'Event target');
+  // The page does nothing: no change counted, and the still window ends with none.
+  await ok(t, { cmd: 'point', id, watch: true });
+  const calm = await ok(t, { cmd: 'watched', quiet: 5, frames: 2 });
+  assert.deepStrictEqual([calm.armed, calm.changes, calm.still && calm.still.changes], [true, 0, 0], JSON.stringify(calm));
+  // A change two frames after the action, as a widget that renders in requestAnimationFrame
+  // makes: a 1 ms window alone ends before it; the two frames the window spans see it.
+  await ok(t, { cmd: 'point', id, watch: true });
+  await t.evalTest(() => { requestAnimationFrame(() => requestAnimationFrame(() => { document.body.dataset.drawn = '1'; })); });
+  const drawn = await ok(t, { cmd: 'watched', quiet: 1, frames: 2 });
+  assert.ok(drawn.changes + (drawn.still ? drawn.still.changes : 0) >= 1, JSON.stringify(drawn));
+  // No watch armed: nothing to report, and no window waited for.
+  assert.deepStrictEqual(await ok(t, { cmd: 'watched', quiet: 5 }), { armed: false, changes: 0 });
+});
+
 /**
  * A stable point on the element named `text`, then a native click there; returns the page's title
  * (these pages set it in their handlers). `defined`: a selector whose element must be defined
