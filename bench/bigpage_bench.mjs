@@ -2,9 +2,11 @@
 // (goto, observe, a click on the last card, each including its response; the observation's size;
 // the server's peak RSS), and a 1 GB download (time until reported, the server's RSS growth).
 //
-//   node bench/bigpage_bench.mjs [--elements 10000,50000]
+//   node bench/bigpage_bench.mjs [--elements 10000,50000] [--runs 1] [--no-download]
 //
-// One fresh lscope (CDP, LSCOPE_BIN or build/lscope) per size. Prints a table; no thresholds.
+// One fresh lscope (CDP, LSCOPE_BIN or build/lscope) per size; observe and the click are medians
+// of --runs. Prints a table and the growth of time per element from each size to the next
+// (issue 17 §4: 1.00 is linear, below it sub-linear); no thresholds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +20,8 @@ function option(name, dflt) {
   return i > 0 && i + 1 < process.argv.length ? process.argv[i + 1] : dflt;
 }
 const SIZES = option('--elements', '10000,50000').split(',').map(Number);
+const RUNS = Number(option('--runs', '1'));
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.resolve(here, '../tests/e2e/pages') } });
 const text = (r) => r.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
@@ -35,14 +39,22 @@ async function lscope() {
 }
 
 console.log('elements  goto ms  observe ms  click last ms  observe chars  lscope peak RSS MB');
+const curve = [];
 for (const elements of SIZES) {
   const cards = Math.round(elements / 6);
   const s = await lscope();
   try {
     await s.timed('goto', { url: `${site.base}/login.html` });  // the browser started
     const go = await s.timed('goto', { url: `${site.base}/e2e-pages/huge.html?cards=${cards}` });
-    const look = await s.timed('observe');
-    const click = await s.timed('click', { target: `Add item ${cards}` });
+    const looks = [];
+    const clicks = [];
+    for (let i = 0; i < RUNS; i++) {
+      looks.push(await s.timed('observe'));
+      clicks.push((await s.timed('click', { target: `Add item ${cards}` })).ms);
+    }
+    const look = { ms: median(looks.map((l) => l.ms)), out: looks[0].out };
+    const click = { ms: median(clicks) };
+    curve.push({ elements: cards * 6, observe: look.ms, click: click.ms });
     console.log(`${String(cards * 6).padStart(8)}  ${go.ms.toFixed(0).padStart(7)}  ${look.ms.toFixed(0).padStart(10)}  ` +
       `${click.ms.toFixed(0).padStart(13)}  ${String(look.out.length).padStart(13)}  ${memoryMb(s.pid, 'VmHWM').toFixed(0).padStart(18)}`);
   } finally {
@@ -50,6 +62,17 @@ for (const elements of SIZES) {
   }
 }
 
+console.log('\ngrowth of time per element (1.00 = linear)');
+for (let i = 1; i < curve.length; i++) {
+  const [a, b] = [curve[i - 1], curve[i]];
+  const per = (k) => ((b[k] / b.elements) / (a[k] / a.elements)).toFixed(2);
+  console.log(`${a.elements} -> ${b.elements}: observe x${per('observe')}, click x${per('click')}`);
+}
+
+if (process.argv.includes('--no-download')) {
+  await site.close();
+  process.exit(0);
+}
 const s = await lscope();
 try {
   await s.timed('goto', { url: `${site.base}/e2e-pages/big-download.html` });
