@@ -117,6 +117,10 @@ class Backend {
   virtual Status mouseMove(Point to, Deadline deadline) = 0;
   // Inserts text at the focused element as if typed (IME-style commit, fires input events).
   virtual Status insertText(const std::string& text, Deadline deadline) = 0;
+  // Commits the whole text in one step (no key events; one input event), for a field nothing
+  // listens to keys on. The default (a backend that cannot) types it key by key.
+  virtual Status commitText(const std::string& text, Deadline deadline) { return insertText(text, deadline); }
+  virtual bool commitsText() const { return false; }
   // Presses and releases one key ("Enter", "Tab", "a", "F5") with modifiers.
   virtual Status pressKey(const std::string& key, int modifiers, Deadline deadline) = 0;
 

@@ -636,7 +636,15 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
     if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
-    LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+    // Issue 17: a field nothing listens to keys or input on (its path, document, window) cannot
+    // tell key by key typing from one commit, so the text goes in one step; the value, and the
+    // change event on leaving, are the same. Control characters (a newline) stay keys.
+    const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+    if (el.value && plain_text && (*b)->commitsText() && !scanner_.keyListeners(el.scanner_id, el.frame)) {
+      LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
+    } else {
+      LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+    }
     state_.typed = {state_.last_document, el.key, el.form};
     // A popup that opens while typing (on focus, on the first keystroke) takes the keys: check
     // that they landed — the value (the field keeps the focus for secrets, whose value is

@@ -134,6 +134,11 @@ Result<long long> ScannerClient::valueLength(int id, const std::string& frame) c
   return v.is_string() ? utf16Length(v.get<std::string>()) : 0LL;
 }
 
+bool ScannerClient::keyListeners(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "key_listeners"}, {"id", id}}, frame);
+  return !r || !r->contains("keys") || !(*r)["keys"].is_boolean() || (*r)["keys"].get<bool>();
+}
+
 long long utf16Length(const std::string& utf8) {
   long long n = 0;
   for (unsigned char c : utf8) {

@@ -82,6 +82,9 @@ class ScannerClient {
   Result<json> getValue(int id, const std::string& frame) const;
   // Characters in the field's value (utf16Length), masked ones included.
   Result<long long> valueLength(int id, const std::string& frame) const;
+  // Whether anything on the field's path listens to keys or input (the listener registry's
+  // answer; scanner/README.md "key_listeners"). True where unknown.
+  bool keyListeners(int id, const std::string& frame) const;
   Result<std::string> textOf(const std::string& selector) const;     // get_text (§3.12)
   Result<std::string> textOfElement(int id, const std::string& frame) const;
   Result<json> exists(const std::string& selector) const;            // exists (§3.13): {exists, visible, count}

@@ -10,6 +10,9 @@
 //                         "<channel>-off" it has none any more    capture listener on the
 //   registry -> document: "<channel>-end" answered                 document sees it)
 //   installer -> document "<channel>-ping", registry answers "<channel>-pong": already installed.
+//   scanner -> element:   "<channel>-kq"  does anything on your path listen to keys or input?
+//   registry -> document: "<channel>-keys" or "<channel>-nokeys" (an engine types such a field
+//                         in one step when nothing could tell the difference)
 //
 // `channel` is a random token the backend makes per session: a page that does not know it sees
 // no event it could listen to. What a page can notice is in scanner/README.md ("Listener
@@ -45,6 +48,8 @@
   const WeakMapC = W.WeakMap;
   const wmGet = W.WeakMap.prototype.get;
   const wmSet = W.WeakMap.prototype.set;
+  const composedPathOf = W.Event.prototype.composedPath;
+  const tagNameOf = getOwn(W.Element.prototype, 'tagName').get;
   const WeakRefC = typeof W.WeakRef === 'function' ? W.WeakRef : null;
   const deref = WeakRefC ? W.WeakRef.prototype.deref : null;
 
@@ -220,8 +225,20 @@
     return { on, off };
   }
 
+  // Event types typing produces besides the value itself: a listener for any of them anywhere
+  // on a field's path (window and document included) means the keys must be typed one by one.
+  // Never taken back on removal: an error only costs speed.
+  const KEYISH = { keydown: 1, keyup: 1, keypress: 1, beforeinput: 1, input: 1, textInput: 1, textinput: 1,
+    compositionstart: 1, compositionupdate: 1, compositionend: 1, selectionchange: 1, selectstart: 1 };
+  const KEY_PROPS = ['onkeydown', 'onkeyup', 'onkeypress', 'onbeforeinput', 'oninput', 'onselectionchange',
+    'onselectstart', 'oncompositionstart', 'oncompositionupdate', 'oncompositionend'];
+  const keyed = new WeakMapC(); // target (element, document, window, ...) -> true
+
   function added(target, type, fn, options) {
     if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
+    if (KEYISH[type] === 1 && target !== null && (typeof target === 'object' || typeof target === 'function')) {
+      apply(wmSet, keyed, [target, true]);
+    }
     if (!isElement(target)) return;
     noteType(target, type);
     if (PRESS[type] !== 1) return;
@@ -339,4 +356,43 @@
   on(doc, channel + '-q', () => answer(false));
   on(doc, channel + '-qa', () => answer(true));
   on(doc, channel + '-ping', () => fire(doc, channel + '-pong'));
+
+  // Key listeners on the queried field's path. A registry that came after the page's first
+  // scripts has not seen what they registered: it says keys.
+  function keysOn(path) {
+    if (late || !path.length) return true;
+    // A field in a closed shadow tree is seen here as its host: what listens inside is unknown.
+    let tag = '';
+    try {
+      tag = apply(tagNameOf, path[0], []);
+    } catch (e) {
+      return true;
+    }
+    if (tag !== 'INPUT' && tag !== 'TEXTAREA') return true;
+    const nodes = [];
+    for (let i = 0; i < path.length; i++) nodes[nodes.length] = path[i];
+    nodes[nodes.length] = doc;
+    nodes[nodes.length] = W;
+    for (let i = 0; i < nodes.length; i++) {
+      const node = nodes[i];
+      if (apply(wmGet, keyed, [node])) return true;
+      for (let p = 0; p < KEY_PROPS.length; p++) {
+        try {
+          if (node[KEY_PROPS[p]] != null) return true;
+        } catch (e) {
+          return true; // a getter that throws: unknown
+        }
+      }
+    }
+    return false;
+  }
+  on(doc, channel + '-kq', (e) => {
+    let keys = true;
+    try {
+      keys = keysOn(apply(composedPathOf, e, []));
+    } catch (err) {
+      keys = true;
+    }
+    fire(doc, channel + (keys ? '-keys' : '-nokeys'));
+  });
 })

@@ -5804,6 +5804,36 @@
     return length >= 0 ? { id: item.id, value, length } : { id: item.id, value };
   }
 
+  /**
+   * key_listeners: does anything on the path of the element the keys go to (the focused one; a
+   * widget's own input when clicking the widget focused that) listen to keys or input (the
+   * registry's answer; the body, no field, is always yes)? `keys` is null where no registry
+   * answers (no channel, a field in a shadow tree): unknown, which an engine treats as yes.
+   */
+  function cmdKeyListeners(cmd) {
+    const item = requireId(cmd, 'key_listeners');
+    const ch = channelName();
+    const doc = ownerDocument(item.el);
+    let keys = null;
+    const focused = doc ? deepActiveElement(doc) : null;
+    if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys };
+    const yes = () => { keys = true; };
+    const no = () => { keys = false; };
+    try {
+      addListener(doc, ch + '-keys', yes, true);
+      addListener(doc, ch + '-nokeys', no, true);
+      const query = B.docCreateEvent(doc, 'Event');
+      B.eventInit(query, ch + '-kq', false, false);
+      dispatchEvent(focused, query);
+    } catch (e) {
+      keys = null;
+    } finally {
+      removeListener(doc, ch + '-keys', yes, true);
+      removeListener(doc, ch + '-nokeys', no, true);
+    }
+    return { id: item.id, keys };
+  }
+
   function firstBySelectorOrId(cmd, name) {
     if (hasOwn(cmd, 'id') && cmd.id !== null && cmd.id !== undefined && !hasOwn(cmd, 'selector')) {
       return lookup(cmd.id).el;
@@ -6608,7 +6638,7 @@
         'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'watched', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
-        'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'get_text', 'exists',
+        'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'key_listeners', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
         'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text', 'extract',
@@ -7260,6 +7290,7 @@
   COMMANDS.hover = cmdHover;
   COMMANDS.submit = cmdSubmit;
   COMMANDS.get_value = cmdGetValue;
+  COMMANDS.key_listeners = cmdKeyListeners;
   COMMANDS.get_text = cmdGetText;
   COMMANDS.exists = cmdExists;
   COMMANDS.query = (cmd) => withScanMemo(() => cmdQuery(cmd));

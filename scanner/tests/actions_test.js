@@ -619,6 +619,32 @@ test('plain clickables act like controls: click a span link, a row, a delegated 
   assert.strictEqual(await t.evalTest('() => document.getElementById("return").value'), 'Mon Apr 15 2024');
 });
 
+test('key_listeners: a field is known to need key by key typing when anything on its path listens', async () => {
+  const keysOf = async (t) => {
+    const s = await ok(t, { cmd: 'scan' });
+    const out = {};
+    for (const name of ['Plain', 'Notes', 'Attribute', 'Own listener', 'Delegated', 'Property', 'Change only']) {
+      const e = s.elements.find((x) => x.label === name || x.text === name || (x.name && x.name === name));
+      assert.ok(e, `no field "${name}"`);
+      await ok(t, { cmd: 'focus', id: e.id }); // the keys go where the focus is
+      out[name] = (await ok(t, { cmd: 'key_listeners', id: e.id })).keys;
+    }
+    return out;
+  };
+  let t = await open('key_listeners.html');
+  assert.deepStrictEqual(await keysOf(t), {
+    Plain: false, Notes: false, Attribute: true, 'Own listener': true, Delegated: true, Property: true, 'Change only': false,
+  });
+  // Nothing focused: the keys would go to the body, no field: typed key by key.
+  await t.evalTest('() => document.activeElement.blur()');
+  const plain = (await ok(t, { cmd: 'scan' })).elements.find((x) => x.label === 'Plain' || x.text === 'Plain');
+  assert.strictEqual((await ok(t, { cmd: 'key_listeners', id: plain.id })).keys, true);
+  // One input listener on window: every field is typed key by key.
+  t = await open('key_listeners.html?window');
+  const all = await keysOf(t);
+  assert.ok(Object.values(all).every((k) => k === true), JSON.stringify(all));
+});
+
 test('listener registry: late and removed listeners, invisible to the page, robust to its builtins', async () => {
   const t = await open('registry_probe.html');
   await ok(t, { cmd: 'wait_for', condition: 'exists', selector: 'body[data-ready=yes]', timeout: 5000 });

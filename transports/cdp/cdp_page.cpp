@@ -505,6 +505,10 @@ Status CdpPage::insertText(const std::string& text, Deadline deadline) {
   return dispatchInOrder(events, deadline);
 }
 
+Status CdpPage::commitText(const std::string& text, Deadline deadline) {
+  return dispatchInOrder({{"Input.insertText", json{{"text", text}}}}, deadline);
+}
+
 Status CdpPage::dispatchInOrder(const std::vector<std::pair<const char*, json>>& events, Deadline deadline) {
   if (events.empty()) return Status::ok();
   auto active = activeSession();

@@ -1,0 +1,42 @@
+// Typing (issue 17): a field nothing listens to keys or input on gets its text in one step (one
+// Input.insertText, no key events: the page could not tell); a page with a key or input handler
+// gets every key, as from a person. Over CDP, where one-step commits exist; --log-level trace
+// shows the protocol's methods (never their params).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runLscope } from './lib/lscope.js';
+import { startFixtureServer } from './lib/fixture_server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+let site;
+before(async () => {
+  site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.join(here, 'pages') } });
+});
+after(async () => {
+  await site.close();
+});
+
+const sent = (stderr, method) => stderr.split('\n').filter((l) => new RegExp(`cdp > \\d+ ${method} `).test(l)).length;
+
+test('a field nothing listens to gets its text in one step, and the form sends it', async () => {
+  const r = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html\ntype Query "grace hopper 1906"\ntype Notes "a, b & c"\nclick "Search"\nurl\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  assert.match(r.stdout, /ok url .*typing\.html\?q=grace\+hopper\+1906&notes=a%2C\+b\+%26\+c/);
+  assert.equal(sent(r.stderr, 'Input.insertText'), 2, 'one commit per field');
+  assert.equal(sent(r.stderr, 'Input.dispatchKeyEvent'), 0, 'no key events');
+  assert.ok(!r.stderr.includes('grace hopper'), 'the trace carries no typed text');
+});
+
+test('a page that listens to keys gets every key and every input event', async () => {
+  const r = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?keys\ntype Query "ada"\ntext css(#log)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  assert.match(r.stdout, /keys 3 inputs 3/);
+  assert.equal(sent(r.stderr, 'Input.insertText'), 0);
+  assert.ok(sent(r.stderr, 'Input.dispatchKeyEvent') >= 6, 'a key down and up per character');
+});
