@@ -236,9 +236,7 @@
 
   function added(target, type, fn, options) {
     if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
-    if (KEYISH[type] === 1 && target !== null && (typeof target === 'object' || typeof target === 'function')) {
-      apply(wmSet, keyed, [target, true]);
-    }
+    if (KEYISH[type] === 1) apply(wmSet, keyed, [target, true]);
     if (!isElement(target)) return;
     noteType(target, type);
     if (PRESS[type] !== 1) return;
@@ -369,19 +367,18 @@
       return true;
     }
     if (tag !== 'INPUT' && tag !== 'TEXTAREA') return true;
-    const nodes = [];
-    for (let i = 0; i < path.length; i++) nodes[nodes.length] = path[i];
-    nodes[nodes.length] = doc;
-    nodes[nodes.length] = W;
-    for (let i = 0; i < nodes.length; i++) {
-      const node = nodes[i];
-      if (apply(wmGet, keyed, [node])) return true;
-      for (let p = 0; p < KEY_PROPS.length; p++) {
-        try {
-          if (node[KEY_PROPS[p]] != null) return true;
-        } catch (e) {
-          return true; // a getter that throws: unknown
-        }
+    // The path of a field in the document ends with the document and the window.
+    for (let i = 0; i < path.length; i++) if (listensForKeys(path[i])) return true;
+    return false;
+  }
+
+  function listensForKeys(node) {
+    if (apply(wmGet, keyed, [node])) return true;
+    for (let p = 0; p < KEY_PROPS.length; p++) {
+      try {
+        if (node[KEY_PROPS[p]] != null) return true;
+      } catch (e) {
+        return true; // a getter that throws: unknown
       }
     }
     return false;

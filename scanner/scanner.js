@@ -2756,14 +2756,19 @@
         addListener(doc, ch + '-off', onListenerOff, true);
         wsAdd(registryDocs, doc);
       }
-      // Made by the document itself with captured methods: a page world's Event may be replaced,
-      // and constructors of a detached pristine realm do not work.
-      const query = B.docCreateEvent(doc, 'Event');
-      B.eventInit(query, ch + (fresh ? '-qa' : '-q'), false, false);
-      dispatchEvent(doc, query);
+      askRegistry(doc, doc, ch + (fresh ? '-qa' : '-q'));
     } catch (e) {
       // no registry here: listeners stay unknown, the other signals still count
     }
+  }
+
+  /** Dispatches the registry query `type` on `target`; the registry answers inside the dispatch. */
+  function askRegistry(doc, target, type) {
+    // Made by the document itself with captured methods: a page world's Event may be replaced,
+    // and constructors of a detached pristine realm do not work.
+    const query = B.docCreateEvent(doc, 'Event');
+    B.eventInit(query, type, false, false);
+    dispatchEvent(target, query);
   }
 
   // cursor:pointer. Computed styles for every element would cost a scan dearly; the rules that
@@ -5822,9 +5827,7 @@
     try {
       addListener(doc, ch + '-keys', yes, true);
       addListener(doc, ch + '-nokeys', no, true);
-      const query = B.docCreateEvent(doc, 'Event');
-      B.eventInit(query, ch + '-kq', false, false);
-      dispatchEvent(focused, query);
+      askRegistry(doc, focused, ch + '-kq');
     } catch (e) {
       keys = null;
     } finally {
