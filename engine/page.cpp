@@ -228,22 +228,39 @@ Status Page::settle() {
   // backend blind to requests (classic WebDriver) cannot tell, and always waits as for work.
   // The still window spans at least two animation frames besides its time: a reaction the page
   // draws in its next frame is seen however slowly a loaded machine draws.
-  if (auto since = std::exchange(watch_since_, std::nullopt)) {
+  const auto since = std::exchange(watch_since_, std::nullopt);
+  if (since) {
     auto busy = (*b)->networkActiveSince(*since);
     const bool quiet_so_far = busy && !*busy;
     // One call: the changes counted since the action, then (none) the still window.
     auto changed = scanner_.watched(quiet_so_far ? env_.settle_quiet.count() : 0, kStillFrames,
                                     std::min<long long>(600, cap.remaining().count()));
     if (quiet_so_far && changed == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
+    // Short timers the action started run first: what they do (a debounced filter's re-render or
+    // request, a menu shown 300 ms after the click) is then waited for below.
+    scanner_.waitTimers(std::min<long long>(1000, cap.remaining().count()));
   }
-  (*b)->waitForLoad(cap);
-  (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap);  // a busy page is not an error here
-  Status loaded = (*b)->waitForLoad(cap);
+  // Loads and requests are waited for when the action started some (or the backend cannot tell):
+  // a change in the page alone needs no network quiet spell. A request started late (by a frame
+  // or a promise after the action) is seen after the DOM's quiet spell, and waited for then.
+  auto networkWork = [&] { return !since || (*b)->networkActiveSince(*since).value_or(true); };
+  Status loaded = Status::ok();
+  auto waitNetwork = [&] {
+    (*b)->waitForLoad(cap);
+    (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap);  // a busy page is not an error here
+    loaded = (*b)->waitForLoad(cap);
+  };
+  const bool network_first = networkWork();
+  if (network_first) waitNetwork();
   settleComponents();
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result.
   scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
+  if (!network_first && networkWork()) {
+    waitNetwork();
+    scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
+  }
   return loaded;
 }
 

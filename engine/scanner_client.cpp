@@ -64,7 +64,7 @@ std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long l
   }
   auto r = call(std::move(cmd));
   if (!r || !r->value("armed", false)) return std::nullopt;
-  int changes = r->value("changes", 1);
+  int changes = r->value("changes", 1) + (r->value("timers", false) ? 1 : 0);
   if (const auto still = r->find("still"); still != r->end() && still->is_object()) {
     changes += still->value("changes", 1) + still->value("animated", 0);
   }
@@ -237,6 +237,12 @@ Result<bool> ScannerClient::waitChange(long long timeout_ms) const {
   auto r = call({{"cmd", "wait_change"}, {"timeout", std::max(0LL, timeout_ms)}});
   if (!r) return r.status();
   return r->value("changed", false);
+}
+
+bool ScannerClient::waitTimers(long long timeout_ms) const {
+  if (timeout_ms <= 0) return false;
+  auto r = call({{"cmd", "wait_timers"}, {"timeout", timeout_ms}});
+  return r && r->value("waited_ms", 0) > 0;
 }
 
 void ScannerClient::waitAnimations(long long timeout_ms) const {

@@ -62,7 +62,8 @@ class ScannerClient {
   // `watch`: start counting the page's DOM changes, for watched() after the action.
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
                       bool stable = false, bool guard = false, bool watch = false) const;
-  // The DOM changes since point(..., watch); nullopt when no watch was armed (or no answer).
+  // The DOM changes since point(..., watch), a pending short timer counting as one; nullopt
+  // when no watch was armed (or no answer).
   // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with
   // animations, spanning `frames` animation frames too, at most timeout_ms) and adds its changes.
   std::optional<int> watched(long long quiet_ms = 0, int frames = 0, long long timeout_ms = 0) const;
@@ -111,6 +112,9 @@ class ScannerClient {
   Result<bool> waitChange(long long timeout_ms) const;
   // Until the finite animations running now end (at most timeout_ms); failures are ignored.
   void waitAnimations(long long timeout_ms) const;
+  // Until the short timers the last watched action started have run (a debounced filter, a
+  // menu shown a moment after the click), at most timeout_ms. True when it waited.
+  bool waitTimers(long long timeout_ms) const;
   // Until the DOM has been still for quiet_ms (at most timeout_ms); with `animations`, also no
   // finite animation moving or revealing anything. `changes`: the mutations and animations seen
   // meanwhile; a failure (no answer) counts as a change.

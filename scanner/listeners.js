@@ -13,6 +13,10 @@
 //   scanner -> element:   "<channel>-kq"  does anything on your path listen to keys or input?
 //   registry -> document: "<channel>-keys" or "<channel>-nokeys" (an engine types such a field
 //                         in one step when nothing could tell the difference)
+//   scanner -> document:  "<channel>-tarm" an action starts: follow the short timers it sets
+//                         "<channel>-tq"   stop collecting; registry answers "<channel>-tpending"
+//                                          or "<channel>-tnone"
+//                         "<channel>-tw"   registry answers "<channel>-tdone" when none is pending
 //
 // `channel` is a random token the backend makes per session: a page that does not know it sees
 // no event it could listen to. What a page can notice is in scanner/README.md ("Listener
@@ -391,5 +395,113 @@
       keys = true;
     }
     fire(doc, channel + (keys ? '-keys' : '-nokeys'));
+  });
+
+  // Short timers an action starts (issue 17's settle): a debounced filter that re-renders 300 ms
+  // after the last key (Tom Select), a menu or popup shown a moment after a click. From "-tarm"
+  // (the scanner, just before an action) to "-tq" (the engine's settle asks), every setTimeout of
+  // at most SHORT_TIMER_MS with a function, set by an event listener (window.event is the event
+  // it handles: a keystroke, the click; not a polling loop's own timer callback), is followed, and
+  // so are those its callback starts, for MAX_GENERATIONS in all (a debounce that restarts itself
+  // with the remaining wait). "-tq" answers "-tpending" or "-tnone"; "-tw" answers "-tdone" once
+  // none is pending (at once when none is). Other timers, intervals and string callbacks pass
+  // untouched.
+  const SHORT_TIMER_MS = 750;
+  const MAX_GENERATIONS = 3;
+  const eventOf = (() => {
+    const d = getOwn(W, 'event') || (W.Window && getOwn(W.Window.prototype, 'event'));
+    return d && typeof d.get === 'function' ? d.get : null;
+  })();
+  const inListener = () => {
+    try {
+      return !!eventOf && apply(eventOf, W, []) !== undefined;
+    } catch (e) {
+      return false;
+    }
+  };
+  let collecting = false;
+  let generation = 0; // inside a followed callback: its generation
+  let pending = createNull(); // timer id -> 1
+  let pendingCount = 0;
+  let waited = false; // a "-tw" is waiting for the last pending timer
+  const drop = (id) => {
+    if (typeof id !== 'number' || pending[id] !== 1) return;
+    delete pending[id];
+    pendingCount--;
+    if (waited && pendingCount === 0) {
+      waited = false;
+      fire(doc, channel + '-tdone');
+    }
+  };
+  const replaceGlobal = (name, handler) => {
+    const fn = W[name];
+    if (typeof fn !== 'function') return;
+    const wrapped = new ProxyC(fn, { apply: handler });
+    // Chromium keeps the timer functions on the window itself; others on Window.prototype.
+    const owner = getOwn(W, name) ? W : (W.Window && W.Window.prototype);
+    const d = owner ? getOwn(owner, name) : null;
+    if (!d || d.value !== fn || !d.configurable) return;
+    defineProp(owner, name, { value: wrapped, writable: d.writable, enumerable: d.enumerable, configurable: true });
+  };
+  // Only in the top document, where the engine watches actions: a frame's timers are left alone
+  // (the scanner may borrow the builtins of a blank frame it then removes, and a timer set
+  // through a detached frame's wrapper never fires).
+  let top = false;
+  try {
+    top = W.top === W;
+  } catch (e) {
+    top = false;
+  }
+  if (top) replaceGlobal('setTimeout', (target, self, args) => {
+    const fn = args[0];
+    const delay = args[1];
+    const follow = typeof fn === 'function' && (delay === undefined || (typeof delay === 'number' && delay <= SHORT_TIMER_MS)) &&
+      (generation > 0 ? generation < MAX_GENERATIONS : collecting && inListener());
+    if (!follow) return apply(target, self, args);
+    const mine = generation + 1;
+    let id = 0;
+    const copy = [function () {
+      drop(id);
+      const outer = generation;
+      generation = mine;
+      try {
+        return apply(fn, this, arguments);
+      } finally {
+        generation = outer;
+      }
+    }];
+    for (let i = 1; i < args.length; i++) copy[i] = args[i];
+    id = apply(target, self, copy);
+    if (typeof id === 'number' && pending[id] !== 1) {
+      pending[id] = 1;
+      pendingCount++;
+    }
+    return id;
+  });
+  const cleared = (target, self, args) => {
+    try {
+      drop(args[0]);
+    } catch (e) {
+      // never in the page's way
+    }
+    return apply(target, self, args);
+  };
+  if (top) {
+    replaceGlobal('clearTimeout', cleared);
+    replaceGlobal('clearInterval', cleared);
+  }
+  on(doc, channel + '-tarm', () => {
+    collecting = true;
+    pending = createNull();
+    pendingCount = 0;
+    waited = false;
+  });
+  on(doc, channel + '-tq', () => {
+    collecting = false;
+    fire(doc, channel + (pendingCount > 0 ? '-tpending' : '-tnone'));
+  });
+  on(doc, channel + '-tw', () => {
+    if (pendingCount === 0) fire(doc, channel + '-tdone');
+    else waited = true;
   });
 })

@@ -6380,6 +6380,37 @@
     });
   }
 
+  /**
+   * wait_timers: until the short timers the last watched action started (and those their
+   * callbacks started) have run, at most `timeout` ms. `settled` is null without a registry.
+   */
+  function cmdWaitTimers(cmd) {
+    const timeout = countParam(cmd, 'timeout', 1000);
+    const ch = channelName();
+    const t0 = now();
+    if (!ch) return { settled: null, waited_ms: 0 };
+    return new B.Promise((resolve) => {
+      let done = false;
+      let cap = null;
+      const type = ch + '-tdone';
+      const finish = (settled) => {
+        if (done) return;
+        done = true;
+        B.clearTimeout(cap);
+        removeListener(TOP_DOC, type, onDone, true);
+        resolve({ settled, waited_ms: round(now() - t0) });
+      };
+      const onDone = () => finish(true);
+      addListener(TOP_DOC, type, onDone, true);
+      cap = B.setTimeout(() => finish(false), timeout);
+      try {
+        askRegistry(TOP_DOC, TOP_DOC, ch + '-tw');
+      } catch (e) {
+        finish(null);
+      }
+    });
+  }
+
   function cmdWaitAnimations(cmd) {
     return untilAnimationsEnd(() => finiteAnimations(null), countParam(cmd, 'timeout', 1000));
   }
@@ -6429,8 +6460,28 @@
 
   let actionWatch = null;
 
+  // The registry's short-timer watch (listeners.js): "-tarm" before the action, "-tq" after it
+  // (pending or none), "-tw" to wait until the followed timers have run. No registry: no timers.
+  function askTimers(what, answers) {
+    const ch = channelName();
+    if (!ch) return null;
+    let answer = null;
+    const handlers = [];
+    each(answers, (a) => { handlers[handlers.length] = [ch + '-' + a, () => { answer = a; }]; });
+    try {
+      each(handlers, (h) => addListener(TOP_DOC, h[0], h[1], true));
+      askRegistry(TOP_DOC, TOP_DOC, ch + '-' + what);
+    } catch (e) {
+      answer = null;
+    } finally {
+      each(handlers, (h) => removeListener(TOP_DOC, h[0], h[1], true));
+    }
+    return answer;
+  }
+
   function armWatch() {
     disarmWatch();
+    askTimers('tarm', []);
     const w = { changes: 0, mo: null };
     try {
       w.mo = new B.MutationObserver((records) => { w.changes += records.length; });
@@ -6453,7 +6504,10 @@
     if (w && w.mo) w.changes += moTakeRecords(w.mo).length;
     disarmWatch();
     if (!w) return { armed: false, changes: 0 };
+    // A short timer the action started is work to come (wait_timers waits for it).
+    const timers = askTimers('tq', ['tpending', 'tnone']) === 'tpending';
     const quiet = countParam(cmd, 'quiet', 0);
+    if (timers) return { armed: true, changes: w.changes, timers: true };
     if (w.changes || !quiet) return { armed: true, changes: w.changes };
     const spell = { quiet, frames: countParam(cmd, 'frames', 0), timeout: countParam(cmd, 'timeout', 600), animations: true };
     return { armed: true, changes: 0, still: await cmdWaitQuiet(spell) };
@@ -6642,7 +6696,7 @@
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'watched', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'key_listeners', 'get_text', 'exists',
-        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
+        'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'wait_timers', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
         'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text', 'extract',
       ],
@@ -7303,6 +7357,7 @@
   COMMANDS.wait_for = cmdWaitFor;
   COMMANDS.wait_change = cmdWaitChange;
   COMMANDS.wait_animations = cmdWaitAnimations;
+  COMMANDS.wait_timers = cmdWaitTimers;
   COMMANDS.wait_quiet = cmdWaitQuiet;
   COMMANDS.watched = cmdWatched;
   COMMANDS.wait_upgrades = cmdWaitUpgrades;

@@ -135,6 +135,43 @@ test('watched with a still window sees what the page draws in its next frames', 
   assert.deepStrictEqual(await ok(t, { cmd: 'watched', quiet: 5 }), { armed: false, changes: 0 });
 });
 
+test('wait_timers: the short timers an action starts are waited for, a polling loop and later ones are not', async () => {
+  const t = await open('timers.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const field = s.elements.find((e) => e.label === 'Filter' || e.text === 'Filter');
+  assert.ok(field, 'no Filter field');
+  // Three keys' worth of input, each restarting the page's 300 ms debounce.
+  await ok(t, { cmd: 'point', id: field.id, check: 'type', watch: true });
+  await t.evalTest(() => {
+    const f = document.getElementById('filter');
+    for (const v of ['v', 've', 'ver']) {
+      f.value = v;
+      f.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+  });
+  const typed = await ok(t, { cmd: 'watched', quiet: 5, frames: 2 });
+  assert.strictEqual(typed.timers, true, JSON.stringify(typed));
+  assert.strictEqual(await pageText(t, '#results'), 'all', 'the debounce has not run yet');
+  // The page's 50 ms polling loop runs throughout: the wait still ends when the filter has run.
+  const ran = await ok(t, { cmd: 'wait_timers', timeout: 3000 });
+  assert.strictEqual(ran.settled, true, JSON.stringify(ran));
+  assert.strictEqual(await pageText(t, '#results'), 'matching "ver"');
+  assert.strictEqual(await pageText(t, '#args'), 'true', "the callback's arguments and this are the page's");
+  // A menu shown 200 ms after a native click.
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Open menu'), watch: true });
+  await t.click(p.x, p.y);
+  assert.strictEqual((await ok(t, { cmd: 'watched' })).timers, true);
+  assert.strictEqual((await ok(t, { cmd: 'wait_timers', timeout: 3000 })).settled, true);
+  assert.strictEqual(await t.evalTest(() => document.getElementById('menu').hidden), false);
+  // A reminder 5 s later is not the click's result: nothing pending, nothing waited.
+  const r = await ok(t, { cmd: 'point', id: byText(s, 'Remind me in 5 s'), watch: true });
+  await t.click(r.x, r.y);
+  const later = await ok(t, { cmd: 'watched' });
+  assert.ok(!later.timers, JSON.stringify(later));
+  assert.strictEqual((await ok(t, { cmd: 'wait_timers', timeout: 3000 })).settled, true);
+  assert.strictEqual(await pageText(t, '#reminder'), '');
+});
+
 /**
  * A stable point on the element named `text`, then a native click there; returns the page's title
  * (these pages set it in their handlers). `defined`: a selector whose element must be defined
@@ -652,6 +689,7 @@ test('listener registry: late and removed listeners, invisible to the page, robu
   assert.deepStrictEqual(probe.globals, [], 'no global names');
   assert.deepStrictEqual([probe.addName, probe.addLength, probe.addNative, probe.removeNative, probe.onclickNative],
     ['addEventListener', 2, true, true, true], 'the wrapped functions look native');
+  assert.deepStrictEqual([probe.timers, probe.timersNative], ['setTimeout,1,clearTimeout', true], 'so do the timer functions');
   const known = ['addEventListener', 'constructor', 'dispatchEvent', 'removeEventListener', 'when'];
   assert.deepStrictEqual(probe.expandos.split(',').filter((k) => !known.includes(k)), [], 'nothing added to EventTarget.prototype');
   assert.strictEqual(probe.ownEvents, 1);

@@ -40,3 +40,20 @@ test('a page that listens to keys gets every key and every input event', async (
   assert.equal(sent(r.stderr, 'Input.insertText'), 0);
   assert.ok(sent(r.stderr, 'Input.dispatchKeyEvent') >= 6, 'a key down and up per character');
 });
+
+test("work a handler leaves to a short timer is in the action's response", async () => {
+  // Suggestions come 400 ms after the last key, a menu 250 ms after the click: each response
+  // shows them, and the next command acts on them at once.
+  const r = await runLscope(['run', '-'], {
+    input: `goto ${site.base}/e2e-pages/debounce.html\ntype Country "ver"\nclick "Vermont"\nclick "More actions"\nclick "Cancel order"\ntext css(#chosen)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const blocks = r.stdout.split(/\n(?=ok |error )/);
+  const typed = blocks.find((b) => b.startsWith('ok type'));
+  assert.match(typed, /\+ \[\d+\] option "Vermont"/, typed);
+  assert.match(typed, /\+ \[\d+\] option "Verona"/, typed);
+  assert.doesNotMatch(typed, /Sweden/, typed);
+  const opened = blocks.find((b) => b.startsWith('ok click') && b.includes('More actions'));
+  assert.match(opened, /menuitem "Cancel order"/, opened);
+  assert.match(r.stdout, /ok text\n\nCancel order\n/);
+});
