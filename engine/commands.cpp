@@ -138,6 +138,16 @@ std::vector<CommandSpec> buildTable() {
                {P{"name", T::kString, true, true, ""},
                 P{"params", T::kObject, false, true, ""}},
                {}, false, true, false, true});
+  // `do` and `capabilities` (issue 19): one sentence to the intent it means.
+  t.push_back({"do", "Do", "intent",
+               "What to do, in one sentence: runs the intent it means with the values it gives.",
+               "do <sentence> [--dry_run]",
+               {P{"sentence", T::kString, true, true, "e.g. log in as ada@example.com with password \"…\"", {}, true, true},
+                P{"dry_run", T::kBoolean, false, false, "only say which intent and values"}},
+               {}, false, true, false, true});
+  t.push_back({"capabilities", "Capabilities", "intent",
+               "Intents available now: what each does, its parameters, an example, ready here or not.",
+               "capabilities", {}, {}, true, false, true, false});
   t.push_back({"intents", "List intents", "intent", "List intents with their tier and whether they are ready here.",
                "intents [--session] [--reload] [--clear_session]",
                {P{"session", T::kBoolean, false, false, "only session intents"},

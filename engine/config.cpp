@@ -2,6 +2,7 @@
 #include "engine/config.h"
 
 #include <filesystem>
+#include <cstdlib>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
@@ -14,7 +15,8 @@ namespace lscope {
 EngineConfig::EngineConfig() : tier_priority(defaultTierPriority()) {}
 
 std::vector<std::string> EngineConfig::keys() {
-  return {"resolution.tier_priority",      "resolution.strict_mode",        "execution.default_timeout",
+  return {"resolution.tier_priority",      "resolution.strict_mode",        "resolution.do_threshold",
+          "execution.default_timeout",
           "execution.step_timeout",        "execution.max_retries",         "execution.retry_delay",
           "verification.verify_success",   "verification.verify_failure",   "verification.rescan_after_action",
           "logging.redact_sensitive"};
@@ -23,7 +25,7 @@ std::vector<std::string> EngineConfig::keys() {
 nlohmann::json EngineConfig::toJson() const {
   auto secs = [](long long ms) { return ms % 1000 == 0 ? std::to_string(ms / 1000) + "s" : std::to_string(ms) + "ms"; };
   return {{"intent_engine",
-           {{"resolution", {{"tier_priority", tier_priority}, {"strict_mode", strict_mode}}},
+           {{"resolution", {{"tier_priority", tier_priority}, {"strict_mode", strict_mode}, {"do_threshold", do_threshold}}},
             {"execution",
              {{"default_timeout", secs(default_timeout_ms)},
               {"step_timeout", secs(step_timeout_ms)},
@@ -82,6 +84,13 @@ Status EngineConfig::set(const std::string& raw_key, const std::string& value) {
     auto b = parseBool(value);
     if (!b) return bad(b.status());
     strict_mode = *b;
+  } else if (key == "resolution.do_threshold") {
+    char* end = nullptr;
+    double v = value.size() <= 10 ? std::strtod(value.c_str(), &end) : -1;
+    if (value.empty() || !end || *end != '\0' || !(v >= 0 && v <= 1)) {
+      return Status(codes::kParameterInvalid, key + ": \"" + value + "\" is not a number from 0 to 1");
+    }
+    do_threshold = v;
   } else if (key == "execution.default_timeout" || key == "execution.step_timeout" || key == "execution.retry_delay") {
     auto ms = parseMs(value);
     if (!ms) return bad(ms.status());

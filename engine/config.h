@@ -15,6 +15,7 @@ struct EngineConfig {
   // resolution
   std::vector<std::string> tier_priority;  // default: session, user, pack, core, builtin
   bool strict_mode = false;
+  double do_threshold = 0.6;  // `do` runs its best reading at or above this confidence (0..1)
   // execution
   long long default_timeout_ms = 30000;  // a whole intent
   long long step_timeout_ms = 10000;     // one step

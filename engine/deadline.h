@@ -56,6 +56,9 @@ struct CallContext {
   // Asks the user for a secret the stores lack (MCP URL-mode elicitation); returns its value
   // or why not. Unset when the client cannot be asked.
   std::function<Result<std::string>(const std::string& name)> elicit_secret;
+  // Asks the client's model (MCP sampling) to answer a prompt; returns its text. Unset when the
+  // client offers no sampling. Never given page text marked sensitive or secrets.
+  std::function<Result<std::string>(const std::string& system, const std::string& prompt)> sample;
 
   bool cancelled() const { return cancel && cancel->cancelled(); }
   void report(double progress_value, double total, const std::string& message) const {

@@ -960,7 +960,7 @@ class Builder {
 
   bool build(const json& doc, IntentDef& def) {
     if (!doc.is_object()) return fail("", "an intent definition is a mapping (intent, version, steps ...)");
-    if (!onlyKeys(doc, "", {"intent", "version", "description", "author", "tags", "pack", "triggers", "parameters",
+    if (!onlyKeys(doc, "", {"intent", "version", "description", "author", "tags", "phrases", "pack", "triggers", "parameters",
                             "steps", "success", "failure", "options"},
                   "top-level key")) {
       return false;
@@ -981,6 +981,8 @@ class Builder {
       def.pack = doc["pack"].get<std::string>();
     }
     if (doc.contains("tags") && !stringArray(doc["tags"], "/tags", def.tags, false)) return false;
+    // How a person asks for it, for `do` (issue 19): "sign in", "log me in".
+    if (doc.contains("phrases") && !stringArray(doc["phrases"], "/phrases", def.phrases, false)) return false;
     if (doc.contains("triggers")) {
       const json& t = doc["triggers"];
       if (!t.is_object()) return fail("/triggers", "triggers is {patterns, keywords, urls}");

@@ -137,6 +137,7 @@ struct IntentDef {
   std::string pack;
   std::vector<std::string> tags;
   std::vector<std::string> trigger_patterns, trigger_keywords, trigger_urls;
+  std::vector<std::string> phrases;  // how a person asks for it ("sign in", "log me in"): `do`
   std::vector<ParamDef> params;
   std::vector<StepDef> steps;
   std::vector<ConditionDef> success;

@@ -15,6 +15,7 @@
 #include "engine/builtins/builtins.h"
 #include "engine/commands.h"
 #include "engine/define_shorthand.h"
+#include "engine/do_parser.h"
 #include "engine/files.h"
 #include "engine/intent_loader.h"
 #include "engine/observation.h"
@@ -169,6 +170,8 @@ Response Session::dispatch(const Command& c, Page& page) {
     return fn(env, c);
   }
   if (n == "intents") return doIntents(c);
+  if (n == "do") return doDo(c, page, page.call);
+  if (n == "capabilities") return doCapabilities();
   if (n == "define") return doDefine(c);
   if (n == "undefine") return doUndefine(c);
   if (n == "export") return doExport(c);
@@ -354,6 +357,169 @@ Response Session::doIntents(const Command& c) {
   if (options_.registry) {
     for (const auto& err : options_.registry->errors()) r.add("errors", err.message());
   }
+  r.data["intents"] = list;
+  return r;
+}
+
+// do <sentence> (issue 19): the reading engine/do_parser.h gives; runs the best one when it is
+// sure enough (resolution.do_threshold, and a clear lead over the next), else lists the three
+// best, or lets the client's model choose among them when the client offers sampling.
+Response Session::doDo(const Command& c, Page& page, const CallContext& context) {
+  constexpr double kLead = 0.1;  // the best reading must lead the next by this much
+  std::string sentence = c.args.value("sentence", "");
+  if (sentence.size() > 8000) {
+    return errorResponse("do", Status(codes::kParameterInvalid, "the sentence is longer than 8,000 characters",
+                                      "say it in one sentence; give long data to fill_form directly"));
+  }
+  std::vector<DoIntent> candidates_in;
+  std::vector<std::shared_ptr<const IntentEntry>> entries = intents();
+  for (const auto& e : entries) {
+    if (e->def->name == "do") continue;
+    candidates_in.push_back({e->def.get(), browser_.last && readiness(*e->def, *browser_.last) == "ready"});
+  }
+  std::vector<DoCandidate> found = parseDo(sentence, candidates_in, 3);
+  auto entryFor = [&](const std::string& name) -> std::shared_ptr<const IntentEntry> {
+    for (const auto& e : entries) {
+      if (e->def->name == name) return e;
+    }
+    return nullptr;
+  };
+  // Every sensitive value the sentence gave is a secret from now on: masked wherever it shows.
+  for (const auto& cand : found) {
+    auto e = entryFor(cand.intent);
+    if (!e) continue;
+    json masked = maskedParams(*e->def, cand.params);
+    for (auto it = cand.params.begin(); it != cand.params.end(); ++it) {
+      if (it->is_string() && masked[it.key()] != *it) page.rememberSecret(it->get<std::string>());
+    }
+  }
+  auto describeCandidate = [&](const DoCandidate& cand) {
+    auto e = entryFor(cand.intent);
+    json shown = e ? maskedParams(*e->def, cand.params) : cand.params;
+    std::string line = cand.intent;
+    if (e) {
+      for (const auto& p : e->def->params) {  // in the intent's order
+        if (!shown.contains(p.name)) continue;
+        const json& v = shown[p.name];
+        line += " " + p.name + "=" + (v.is_string() ? quote(v.get<std::string>()) : v.dump());
+      }
+    }
+    char conf[16];
+    std::snprintf(conf, sizeof conf, "%.2f", cand.confidence);
+    return line + " (" + conf + ": " + cand.reason + ")";
+  };
+  auto asJson = [&](const DoCandidate& cand) {
+    auto e = entryFor(cand.intent);
+    return json{{"intent", cand.intent},
+                {"params", e ? maskedParams(*e->def, cand.params) : cand.params},
+                {"confidence", cand.confidence},
+                {"missing", cand.missing},
+                {"reason", cand.reason}};
+  };
+  const double threshold = config_.do_threshold;
+  bool sure = !found.empty() && found[0].missing.empty() && found[0].confidence >= threshold &&
+              (found.size() < 2 || found[0].confidence - found[1].confidence >= kLead);
+  std::string chosen_by = "parser";
+  bool dry_run = c.args.value("dry_run", false);
+  // Unsure, and the client's model may be asked: it picks among the readings (never given a
+  // secret: sensitive values are masked in the sentence and the candidates).
+  std::vector<DoCandidate> runnable;
+  for (const auto& f : found) {
+    if (f.missing.empty()) runnable.push_back(f);
+  }
+  if (!sure && context.sample && !runnable.empty()) {
+    std::string masked_sentence = scrubText(sentence, browser_.secrets);
+    std::string prompt = "A user of a web browser said: " + quote(masked_sentence) + "\n\nThe intents that could mean it:\n";
+    for (const auto& f : runnable) {
+      auto e = entryFor(f.intent);
+      prompt += "- " + describeCandidate(f) + (e ? " — " + e->def->description : "") + "\n";
+    }
+    if (browser_.last) {
+      std::string pats;
+      for (const auto& p : browser_.last->patterns) pats += (pats.empty() ? "" : ", ") + p.name;
+      prompt += "\nThe page shows: " + (pats.empty() ? std::string("no known pattern") : pats) + ".\n";
+    }
+    prompt += "\nAnswer with the one intent name the user means, or none.";
+    auto answer = context.sample(
+        "You map a user's sentence to one browser automation intent. Reply with the intent name only.", prompt);
+    if (answer) {
+      std::string said = *answer;
+      for (auto& ch : said) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      for (const auto& f : runnable) {
+        auto at = said.find(f.intent);
+        bool whole = at != std::string::npos &&
+                     (at + f.intent.size() == said.size() || !(std::isalnum(static_cast<unsigned char>(said[at + f.intent.size()])) ||
+                                                               said[at + f.intent.size()] == '_'));
+        if (!whole) continue;
+        auto keep = f;
+        found.erase(std::remove_if(found.begin(), found.end(), [&](const DoCandidate& x) { return x.intent == keep.intent; }),
+                    found.end());
+        found.insert(found.begin(), keep);
+        sure = true;
+        chosen_by = "model";
+        break;
+      }
+    } else {
+      context.note("info", "do: the client's model was not asked: " + answer.status().message());
+    }
+  }
+  json report = {{"ran", false}, {"chosen_by", chosen_by}, {"threshold", threshold}, {"candidates", json::array()}};
+  for (const auto& f : found) report["candidates"].push_back(asJson(f));
+  if (!sure || dry_run) {
+    Response r = okResponse("do", found.empty() ? "no intent matches: nothing ran"
+                                  : dry_run && sure ? "would run " + found[0].intent + " (dry run)"
+                                                    : "not sure which intent: nothing ran");
+    for (const auto& f : found) r.add(dry_run && sure ? "do" : "candidates", "- " + describeCandidate(f));
+    if (sure && chosen_by == "model") r.add("do", "chosen by the client's model");
+    if (!sure) {
+      r.hint = found.empty() ? "capabilities lists what can be done here"
+                             : "call the intent you mean with its values, or say it with the values it needs";
+    }
+    if (sure) report["chosen"] = found[0].intent;
+    r.data["do"] = report;
+    return r;
+  }
+  const DoCandidate& best = found[0];
+  auto entry = entryFor(best.intent);
+  if (!entry) return errorResponse("do", Status(codes::kIntentNotFound, "no intent " + best.intent + " any more"));
+  auto inner = commandFromArgs(best.intent, best.params, lookup());
+  if (!inner) return errorResponse("do", inner.status());
+  inner->source = c.source;
+  Status secrets = resolveSecrets(*inner, page);
+  if (!secrets) return errorResponse(best.intent, secrets);
+  Response r = runIntent(*this, *inner, page, *entry);
+  std::string line = "ran " + describeCandidate(best);
+  if (chosen_by == "model") line += ", chosen by the client's model";
+  r.sections.insert(r.sections.begin(), {"do", {line}});
+  report["ran"] = true;
+  report["chosen"] = best.intent;
+  r.data["do"] = report;
+  return r;
+}
+
+// capabilities (issue 19): the intents one can ask for now, compactly (≤ 400 tokens on a typical
+// page): the ready ones with parameters and an example sentence, the others by name.
+Response Session::doCapabilities() {
+  Response r = okResponse("capabilities");
+  json list = json::array();
+  std::string others;
+  for (const auto& e : intents()) {
+    const IntentDef& def = *e->def;
+    bool ready = browser_.last && readiness(def, *browser_.last) == "ready";
+    std::string params;
+    for (const auto& p : def.params) {
+      if (p.required) params += " <" + p.name + ">";
+    }
+    list.push_back({{"name", def.name}, {"description", def.description}, {"ready", ready},
+                    {"example", examplePhrase(def)}, {"params", params.empty() ? "" : params.substr(1)}});
+    if (ready) {
+      r.add("ready here", "- " + def.name + params + ": " + def.description + " e.g. \"" + examplePhrase(def) + "\"");
+    } else {
+      others += (others.empty() ? "" : ", ") + def.name;
+    }
+  }
+  if (!others.empty()) r.add("also", others);
+  r.add("usage", "do \"<what to do, with its values>\", or call an intent by name");
   r.data["intents"] = list;
   return r;
 }

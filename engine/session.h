@@ -81,6 +81,9 @@ class Session : private IntentHost {
   // Commands about intents and settings (intent-engine.md §6, §7, §11).
   Response doIntent(const Command& c, Page& page);
   Response doIntents(const Command& c);
+  // do <sentence> and capabilities (issue 19): engine/do_parser.h reads the sentence.
+  Response doDo(const Command& c, Page& page, const CallContext& context);
+  Response doCapabilities();
   Response doDefine(const Command& c);
   Response doUndefine(const Command& c);
   Response doExport(const Command& c);

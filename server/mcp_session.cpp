@@ -299,6 +299,9 @@ json McpSession::runJob(const Job& job) {
   if (clientSupportsUrlElicitation()) {
     ctx.elicit_secret = [this, &job](const std::string& name) { return elicitSecret(job, name); };
   }
+  if (clientSupportsSampling()) {
+    ctx.sample = [this, &job](const std::string& system, const std::string& prompt) { return sample(job, system, prompt); };
+  }
   bool structured = protocolVersion() >= "2025-06-18";
   auto cat = catalog();
   const ToolDef* tool = cat->find(job.tool);
@@ -356,6 +359,32 @@ bool McpSession::clientSupportsUrlElicitation() const {
   // MCP 2025-11-25 "Elicitation": clients declare {"elicitation": {"url": {}}}.
   return config_.portal && protocol_version_ >= "2025-11-25" && client_capabilities_.contains("elicitation") &&
          client_capabilities_["elicitation"].is_object() && client_capabilities_["elicitation"].contains("url");
+}
+
+bool McpSession::clientSupportsSampling() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  // MCP "Sampling": clients that can be asked declare {"sampling": {}}.
+  return client_capabilities_.contains("sampling") && client_capabilities_["sampling"].is_object();
+}
+
+// MCP "Sampling" (sampling/createMessage): one user message, a short text answer; the client
+// shows it to its user and picks the model. The answer's text content (a list in 2025-11-25).
+Result<std::string> McpSession::sample(const Job& job, const std::string& system, const std::string& prompt) {
+  json params = {{"messages", json::array({{{"role", "user"}, {"content", {{"type", "text"}, {"text", prompt}}}}})},
+                 {"systemPrompt", system},
+                 {"includeContext", "none"},
+                 {"maxTokens", 50},
+                 {"modelPreferences", {{"speedPriority", 0.8}, {"intelligencePriority", 0.5}}}};
+  auto reply = request("sampling/createMessage", std::move(params), job, Deadline::in(Millis(60000)));
+  if (!reply) return reply.status();
+  const json& content = (*reply)["content"];
+  auto textOf = [](const json& c) { return c.is_object() && c.value("type", "") == "text" && c.contains("text") && c["text"].is_string() ? c["text"].get<std::string>() : std::string(); };
+  std::string text = textOf(content);
+  if (content.is_array()) {
+    for (const auto& c : content) text += textOf(c);
+  }
+  if (text.empty()) return Status(codes::kParameterInvalid, "the client's model gave no text");
+  return text;
 }
 
 Result<json> McpSession::request(const std::string& method, json params, const Job& job, Deadline deadline) {

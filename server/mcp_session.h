@@ -91,6 +91,9 @@ class McpSession {
   // MCP URL-mode elicitation: the user types the secret on a local page.
   Result<std::string> elicitSecret(const Job& job, const std::string& name);
   bool clientSupportsUrlElicitation() const;
+  bool clientSupportsSampling() const;
+  // MCP sampling: asks the client's model; its text answer.
+  Result<std::string> sample(const Job& job, const std::string& system, const std::string& prompt);
   void sendProgress(const Job& job, double progress, double total, const std::string& message);
 
   // The tool catalog for the session's current intents; rebuilt when they change.

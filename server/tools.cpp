@@ -13,7 +13,7 @@ namespace {
 // rest (back, forward, refresh, url, title, clear, check, uncheck, hover, focus, screenshot,
 // tabs, upload ...) are one `run` line away, or listed with --tools all.
 const char* kDefaultProfile[] = {"goto", "observe", "click", "type", "select", "press",
-                                 "scroll", "wait", "text", "intent"};
+                                 "scroll", "wait", "text", "intent", "do", "capabilities"};
 // Built-in intents listed by default; logout and scroll_to are an `intent` call away.
 const char* kDefaultIntents[] = {"login", "search", "accept_cookies", "dismiss_popups", "fill_form", "submit_form"};
 

@@ -135,7 +135,9 @@ bool ready(const PageScan& page) { return page.pattern("cookie_banner") != nullp
 BuiltinIntent acceptCookiesIntent() {
   return {define("accept_cookies", "Accept (or --reject) a cookie consent banner.",
                  {param("reject", "boolean", false, false, ""),
-                  param("wait", "string", false, "3s", "for a late banner")}),
+                  param("wait", "string", false, "3s", "for a late banner")},
+                 {"accept cookies", "accept the cookie banner", "get rid of the cookie popup", "allow cookies",
+                  "agree to cookies", "consent to cookies", "reject cookies"}),
           run, ready};
 }
 

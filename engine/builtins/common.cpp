@@ -22,8 +22,10 @@ ParamDef param(const char* name, const char* type, bool required, json def, cons
   return p;
 }
 
-IntentDef define(const char* name, const char* description, std::vector<ParamDef> params) {
+IntentDef define(const char* name, const char* description, std::vector<ParamDef> params,
+                 std::vector<std::string> phrases) {
   IntentDef d;
+  d.phrases = std::move(phrases);
   d.name = name;
   d.version = "1.0.0";
   d.description = description;

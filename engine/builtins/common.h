@@ -14,7 +14,9 @@ namespace lscope::builtin {
 
 ParamDef param(const char* name, const char* type, bool required, json def, const char* description,
                bool sensitive = false, json enum_values = nullptr);
-IntentDef define(const char* name, const char* description, std::vector<ParamDef> params);
+// `phrases`: how a person asks for it, for `do` (issue 19).
+IntentDef define(const char* name, const char* description, std::vector<ParamDef> params,
+                 std::vector<std::string> phrases = {});
 
 std::string low(std::string s);
 // The element's text, aria-label, value and title contain one of `words` (normalized).

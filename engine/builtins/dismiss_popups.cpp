@@ -258,7 +258,9 @@ BuiltinIntent dismissPopupsIntent() {
                  {param("all", "boolean", false, true, "not just the top one"),
                   param("type", "string", false, nullptr, "", false, {"modal", "overlay", "toast", "banner"}),
                   param("wait", "string", false, "3s", "for a popup that opens late"),
-                  param("target", "string", false, nullptr, "only the popup holding this")}),
+                  param("target", "string", false, nullptr, "only the popup holding this")},
+                 {"close the popup", "dismiss the popup", "get rid of the popup", "close the modal", "close the dialog",
+                  "close the overlay"}),
           run, ready};
 }
 

@@ -240,7 +240,8 @@ BuiltinIntent fillFormIntent() {
   return {define("fill_form", "Fill a form's fields from {field: value} (text, selects, checkboxes, radios).",
                  {param("data", "object", true, nullptr, "{field: value}"),
                   param("pattern", "string", false, nullptr, ""),
-                  param("partial", "boolean", false, false, "some fields may be missing"), appearParam()}),
+                  param("partial", "boolean", false, false, "some fields may be missing"), appearParam()},
+                 {"fill the form with", "fill in the form", "fill out the form", "enter these details"}),
           run, ready};
 }
 

@@ -257,7 +257,8 @@ BuiltinIntent loginIntent() {
                   param("password", "string", true, nullptr, "password, or secret:NAME", true),
                   param("remember", "boolean", false, false, "tick \"Remember me\""),
                   param("no_submit", "boolean", false, false, "fill in, do not submit"),
-                  param("wait", "string", false, "10s", "for the outcome after submitting"), appearParam()}),
+                  param("wait", "string", false, "10s", "for the outcome after submitting"), appearParam()},
+                 {"log in", "sign in", "login", "log me in", "sign into my account", "authenticate"}),
           run, ready};
 }
 

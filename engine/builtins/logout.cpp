@@ -66,7 +66,8 @@ bool ready(const PageScan& page) {
 
 BuiltinIntent logoutIntent() {
   return {define("logout", "Sign out (finds the control, opening an account menu if needed).",
-                 {param("wait", "string", false, "10s", "")}),
+                 {param("wait", "string", false, "10s", "")},
+                 {"log out", "sign out", "logout", "log me out"}),
           run, ready};
 }
 

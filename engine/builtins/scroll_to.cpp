@@ -34,7 +34,8 @@ bool ready(const PageScan&) { return false; }
 
 BuiltinIntent scrollToIntent() {
   return {define("scroll_to", "Scroll an element into view.",
-                 {param("target", "string", true, nullptr, "id, \"text\", role or css(…)")}),
+                 {param("target", "string", true, nullptr, "id, \"text\", role or css(…)")},
+                 {"scroll to", "scroll down to", "bring into view"}),
           run, ready};
 }
 

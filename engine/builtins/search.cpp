@@ -168,7 +168,8 @@ BuiltinIntent searchIntent() {
   return {define("search", "Search the site for a query and wait for results.",
                  {param("query", "string", true, nullptr, ""),
                   param("submit", "string", false, "auto", "enter, click or auto", false, {"enter", "click", "auto"}),
-                  param("wait", "string", false, "5s", "for results"), appearParam()}),
+                  param("wait", "string", false, "5s", "for results"), appearParam()},
+                 {"search for", "look up", "find", "search the site for"}),
           run, ready};
 }
 

@@ -205,7 +205,8 @@ BuiltinIntent submitFormIntent() {
   return {define("submit_form", "Submit the form last filled (or the main one) and report the outcome.",
                  {param("pattern", "string", false, nullptr, ""),
                   param("wait", "string", false, "10s", ""),
-                  param("target", "string", false, nullptr, "a field or button of the form to submit")}),
+                  param("target", "string", false, nullptr, "a field or button of the form to submit")},
+                 {"submit the form", "send the form", "submit"}),
           run, ready};
 }
 

@@ -132,6 +132,7 @@ describe('Streamable HTTP with the official client', () => {
         extract: { kind: 'links' }, dismiss: { target: 'popup', wait: '100ms' }, submit: { wait: '500ms' },
         export: { name: 'next_page', to: path.join(os.tmpdir(), `lscope-http-export-${process.pid}.yaml`) },
         pack: { action: 'load', name: 'github.com' },
+        do: { sentence: 'fill the form with {"First name": "Ada"}', dry_run: true },
       };
       // Shipped YAML intents take their defaults; a failure still answers with the envelope.
       for (const t of tools) {

@@ -1,0 +1,129 @@
+// `do` (issue 19): sentences against the real catalog (the built-ins and the core intents as
+// shipped), the intent and the values a person would expect, and what is too vague to run.
+#include <doctest/doctest.h>
+
+#include "engine/builtins/builtins.h"
+#include "engine/do_parser.h"
+#include "engine/intent_loader.h"
+
+using namespace lscope;
+using json = nlohmann::json;
+
+namespace {
+
+struct Catalog {
+  std::vector<IntentDef> defs;
+  Catalog() {
+    defs = builtinIntents();
+    LoadOptions o;
+    o.tier = "core";
+    auto dir = loadIntentDirectory(std::string(LSCOPE_SOURCE_DIR) + "/intents/core", o);
+    for (auto& d : dir.intents) defs.push_back(d);
+  }
+  // `ready`: the intents the page is ready for.
+  std::vector<DoCandidate> parse(const std::string& sentence, std::vector<std::string> ready = {}) const {
+    std::vector<DoIntent> in;
+    for (const auto& d : defs) {
+      in.push_back({&d, std::find(ready.begin(), ready.end(), d.name) != ready.end()});
+    }
+    return parseDo(sentence, in, 3);
+  }
+};
+
+const Catalog& catalog() {
+  static Catalog c;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("the catalog has phrases for the built-ins and the core intents") {
+  REQUIRE(catalog().defs.size() >= 17);
+  for (const auto& d : catalog().defs) {
+    INFO(d.name);
+    CHECK_FALSE(d.phrases.empty());
+  }
+}
+
+TEST_CASE("log in with an email and a password after its cue") {
+  auto c = catalog().parse("log in as ada@example.com with password hunter22", {"login"});
+  REQUIRE_FALSE(c.empty());
+  CHECK(c[0].intent == "login");
+  CHECK(c[0].params["username"] == "ada@example.com");
+  CHECK(c[0].params["password"] == "hunter22");
+  CHECK(c[0].missing.empty());
+  CHECK(c[0].confidence >= 0.8);
+  CHECK(maskedParams(*std::find_if(catalog().defs.begin(), catalog().defs.end(),
+                                   [](const IntentDef& d) { return d.name == "login"; }),
+                     c[0].params)["password"] != "hunter22");
+}
+
+TEST_CASE("a user / pass pair, quoted passwords, other words for signing in") {
+  auto pair = catalog().parse("sign in with grace / \"correct horse\"");
+  REQUIRE_FALSE(pair.empty());
+  CHECK(pair[0].intent == "login");
+  CHECK(pair[0].params["username"] == "grace");
+  CHECK(pair[0].params["password"] == "correct horse");
+  auto quoted = catalog().parse("please sign into my account as 'linus' using password 'tux 1991'");
+  REQUIRE_FALSE(quoted.empty());
+  CHECK(quoted[0].intent == "login");
+  CHECK(quoted[0].params["username"] == "linus");
+  CHECK(quoted[0].params["password"] == "tux 1991");
+}
+
+TEST_CASE("the cookie popup goes to accept_cookies, rejecting too") {
+  auto c = catalog().parse("get rid of the cookie popup", {"accept_cookies", "dismiss_popups"});
+  REQUIRE(c.size() >= 2);
+  CHECK(c[0].intent == "accept_cookies");
+  CHECK(c[0].confidence - c[1].confidence >= 0.1);
+  auto reject = catalog().parse("reject the cookies", {"accept_cookies"});
+  REQUIRE_FALSE(reject.empty());
+  CHECK(reject[0].intent == "accept_cookies");
+  CHECK(reject[0].params["reject"] == true);
+}
+
+TEST_CASE("look up: the words after the phrase are the query") {
+  auto c = catalog().parse("look up wireless headphones", {"search"});
+  REQUIRE_FALSE(c.empty());
+  CHECK(c[0].intent == "search");
+  CHECK(c[0].params["query"] == "wireless headphones");
+  auto quoted = catalog().parse("search for \"the lord of the rings\" please");
+  REQUIRE_FALSE(quoted.empty());
+  CHECK(quoted[0].intent == "search");
+  CHECK(quoted[0].params["query"] == "the lord of the rings");
+  auto first = catalog().parse("search and open the first result for rust borrow checker");
+  REQUIRE_FALSE(first.empty());
+  CHECK(first[0].intent == "search_and_open_first");
+  CHECK(first[0].params["query"] == "rust borrow checker");
+}
+
+TEST_CASE("fill a form from a JSON object") {
+  auto c = catalog().parse("fill the shipping form with {\"Full name\": \"Ada Lovelace\", \"City\": \"London\"}", {"fill_form"});
+  REQUIRE_FALSE(c.empty());
+  CHECK(c[0].intent == "fill_form");
+  CHECK(c[0].params["data"] == json{{"Full name", "Ada Lovelace"}, {"City", "London"}});
+}
+
+TEST_CASE("navigation words, and the page as context") {
+  auto next = catalog().parse("go to the next page", {"next_page"});
+  REQUIRE_FALSE(next.empty());
+  CHECK(next[0].intent == "next_page");
+  auto out = catalog().parse("sign out", {"logout"});
+  REQUIRE_FALSE(out.empty());
+  CHECK(out[0].intent == "logout");
+}
+
+TEST_CASE("vague or missing values are not runnable readings") {
+  // No password given: login is the reading, but it cannot run.
+  auto c = catalog().parse("log in as ada", {"login"});
+  REQUIRE_FALSE(c.empty());
+  CHECK(c[0].intent == "login");
+  CHECK(c[0].missing == std::vector<std::string>{"password"});
+  // Nothing any intent is about.
+  CHECK(catalog().parse("what a lovely afternoon").empty());
+  // Hostile input: braces, quotes and slashes that close nothing, control bytes.
+  for (const char* s : {"{", "\"", "'", "/", " / ", "{\"a\": ", "\x01" "0\x01", "a / b / c", "{}}}}", "''''"}) {
+    INFO(s);
+    CHECK_NOTHROW(catalog().parse(s));
+  }
+}
