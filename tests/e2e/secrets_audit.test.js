@@ -31,6 +31,7 @@ const planted = {
   apiKey: 'sk-Pl4ntApiKey-Zt5',
   token: 'Pl4ntTok-Wq8',
   bearer: 'Pl4ntBearer-9Wm',        // lscope serve --http --auth-token
+  said: 'Pl4ntSaid-8Yk',            // a password inside a `do` sentence
 };
 
 // Each value as it may be written: raw, in JSON, URL-encoded (both ways), HTML-escaped.
@@ -178,6 +179,11 @@ describe('secrets audit', () => {
       const login = await call('login', { username: 'ada@example.com', password: planted.login });
       assert.equal(login.isError, true, text(login));
       assert.equal(site.posts('/login').at(-1).form.password, planted.login, 'the page got the login password');
+      // A password said in a `do` sentence: a reading that runs (and fails), then one that only
+      // lists candidates.
+      const said = await call('do', { sentence: `log in as ada@example.com with password "${planted.said}"` });
+      assert.equal(site.posts('/login').at(-1).form.password, planted.said, text(said));
+      await ok('do', { sentence: `sign me into the site with password "${planted.said}"` });
       await call('login', { username: 'ada@example.com', password: accounts['ada@example.com'] });
       assert.ok(seen.join('\n').includes('••••••••'), 'the mask is shown where the values were');
     } finally {
