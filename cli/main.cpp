@@ -16,6 +16,7 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include "cli/doctor.h"
 #include "cli/scanner_shell.h"
 #include "engine/packs.h"
 #include "engine/response.h"
@@ -414,9 +415,10 @@ int main(int argc, char** argv) {
   pack_new->add_option("domain", o.pack_new_domain, "the site's domain, e.g. example.com")->required();
   pack_new->add_option("--dir", o.pack_new_dir, "parent folder (default ~/.lemmascope/packs)");
   pack->require_subcommand(1);
+  auto* doctor = app.add_subcommand("doctor", "check what each backend needs on this machine and say what to install");
   auto* pair = app.add_subcommand("pair", "print the code that pairs the Lemmascope extension (lscope-r) with this computer");
   pair->add_flag("--new", o.pair_new, "make a new code: extensions paired before can no longer connect");
-  for (auto* sub : {serve, run, repl, tools, scanner, pack, pair}) sub->fallthrough();
+  for (auto* sub : {serve, run, repl, tools, scanner, pack, pair, doctor}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -481,6 +483,15 @@ int main(int argc, char** argv) {
   }
   if (tools->parsed()) return printTools(o);
   if (pair->parsed()) return printPairing(o);
+  if (doctor->parsed()) {
+    lscope::DoctorOptions d;
+    d.browser = o.browser == "wpe" ? "" : o.browser;
+    d.extension_dir = shippedDir("extension", "transports/extension/chrome");
+    d.token_file = extensionTokenFile();
+    d.home = homeDir();
+    d.extension_port = o.extension_port;
+    return lscope::runDoctor(d, std::cout);
+  }
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
   if (!catalog) {
     std::cerr << "lscope: " << catalog.status().message() << "\n" << catalog.status().hint() << "\n";
