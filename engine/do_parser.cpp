@@ -1,5 +1,7 @@
 #include "engine/do_parser.h"
 
+#include <libstemmer.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -29,16 +31,50 @@ const std::set<std::string> kStop = {
     "then", "some", "be", "is", "are", "so", "let", "us", "our", "your", "via", "into", "onto",
     "kindly", "also", "here", "there", "on", "its", "using", "is", "=", ":"};
 
-// Light stemming, enough for "cookies"/"cookie", "searching"/"search", "logging"/"log".
-std::string stem(std::string w) {
-  w = lower(w);
-  if (w.size() > 5 && endsWith(w, "ing")) {
-    w.resize(w.size() - 3);
-    if (w.size() > 2 && w[w.size() - 1] == w[w.size() - 2] && w.back() != 'l' && w.back() != 's') w.pop_back();
-  } else if (w.size() > 3 && w.back() == 's' && w[w.size() - 2] != 's' && w[w.size() - 2] != 'u') {
-    w.pop_back();
+// Snowball's English stemmer (Debian's libstemmer): "cookies" and "cookie", "searching" and
+// "search", "popups" and "popup" meet. One stemmer per thread (it keeps state per call).
+std::string stem(const std::string& word) {
+  struct Stemmer {
+    sb_stemmer* s = sb_stemmer_new("english", "UTF_8");
+    ~Stemmer() {
+      if (s) sb_stemmer_delete(s);
+    }
+  };
+  thread_local Stemmer stemmer;
+  std::string w = lower(word);
+  if (!stemmer.s || w.size() > 64) return w;
+  const sb_symbol* out = sb_stemmer_stem(stemmer.s, reinterpret_cast<const sb_symbol*>(w.data()), static_cast<int>(w.size()));
+  if (!out) return w;
+  return std::string(reinterpret_cast<const char*>(out), static_cast<size_t>(sb_stemmer_length(stemmer.s)));
+}
+
+// Edit distance with adjacent transpositions (optimal string alignment): "lgo" is one edit
+// from "log", "seach" one from "search".
+size_t typoDistance(const std::string& a, const std::string& b) {
+  const size_t n = a.size();
+  const size_t m = b.size();
+  if (n > 64 || m > 64) return 99;
+  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1, 0));
+  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (size_t i = 1; i <= n; ++i) {
+    for (size_t j = 1; j <= m; ++j) {
+      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
   }
-  return w;
+  return d[n][m];
+}
+
+// The same word, or the same word mistyped: one edit from words of three letters or more (same
+// first letter: "put" is not "out"), two from words of eight or more.
+bool sameWord(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  size_t shorter = std::min(a.size(), b.size());
+  if (shorter < 3 || a[0] != b[0]) return false;
+  size_t allowed = shorter >= 8 ? 2 : 1;
+  return typoDistance(a, b) <= allowed;
 }
 
 // Splits on anything but letters and digits: "log-in" is two words, "e-mail" too.
@@ -72,7 +108,7 @@ const std::map<std::string, std::vector<std::string>> kCues = {
     {"user", {"user", "username", "as", "account"}},
     {"email", {"email", "mail", "as", "address"}},
     {"password", {"password", "pass", "passwd", "pw", "pwd", "passcode", "passphrase"}},
-    {"query", {"for", "query", "about", "term", "terms"}},
+    {"query", {"for", "query", "term", "terms"}},
     {"url", {"url", "to", "at", "link", "address"}},
     {"text", {"text", "saying", "message", "write"}},
     {"target", {"target", "to", "element"}},
@@ -317,19 +353,20 @@ Sentence takeApart(const std::string& input) {
 struct Phrase {
   std::string text;
   std::vector<std::string> stems;
+  double weight = 1.0;  // trigger keywords are broader than phrases: they count less
 };
 
 std::vector<Phrase> phrasesOf(const IntentDef& def) {
   std::vector<Phrase> out;
-  auto add = [&](const std::string& t) {
+  auto add = [&](const std::string& t, double weight) {
     auto st = contentStems(t);
-    if (!st.empty()) out.push_back({t, st});
+    if (!st.empty()) out.push_back({t, st, weight});
   };
-  for (const auto& p : def.phrases) add(p);
+  for (const auto& p : def.phrases) add(p, 1.0);
   std::string spaced = def.name;
   std::replace(spaced.begin(), spaced.end(), '_', ' ');
-  add(spaced);
-  for (const auto& k : def.trigger_keywords) add(k);
+  add(spaced, 1.0);
+  for (const auto& k : def.trigger_keywords) add(k, 0.8);
   return out;
 }
 
@@ -358,6 +395,7 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
   // The phrase that covers most of itself (ties: the longer one).
   const Phrase* best = nullptr;
   double recall = 0;
+  size_t matched_words = 0;
   std::set<size_t> phrase_tokens;
   const std::vector<Phrase> phrases = phrasesOf(def);
   for (const auto& ph : phrases) {
@@ -366,21 +404,23 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
     for (const auto& st : ph.stems) {
       bool any = false;
       for (size_t i = 0; i < s.tokens.size(); ++i) {
-        if (!s.tokens[i].is_value && !s.tokens[i].stem.empty() && s.tokens[i].stem == st) {
+        if (!s.tokens[i].is_value && !s.tokens[i].stem.empty() && sameWord(s.tokens[i].stem, st)) {
           hit.insert(i);
           any = true;
         }
       }
       found += any ? 1 : 0;
     }
-    double r = static_cast<double>(found) / static_cast<double>(ph.stems.size());
+    double r = ph.weight * static_cast<double>(found) / static_cast<double>(ph.stems.size());
     if (r > recall || (r == recall && best && r > 0 && ph.stems.size() > best->stems.size())) {
       recall = r;
       best = &ph;
       phrase_tokens = hit;
+      matched_words = found;
     }
   }
   if (recall == 0) return c;
+  const bool whole_phrase = recall >= 1.0;
   for (size_t i : phrase_tokens) used[i] = true;
   how.push_back("\"" + best->text + "\"");
 
@@ -452,7 +492,12 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
       }
       std::string text;
       size_t k = j;
-      for (; k < s.tokens.size() && !s.tokens[k].is_value && !used[k]; ++k) text += (text.empty() ? "" : " ") + s.tokens[k].raw;
+      while (k < s.tokens.size() && !s.tokens[k].is_value && !used[k] && kStop.count(s.tokens[k].low)) ++k;  // "the"
+      size_t end = k;
+      while (end < s.tokens.size() && !s.tokens[end].is_value && !used[end]) ++end;
+      while (end > k && kStop.count(s.tokens[end - 1].low)) --end;  // "for kettles and | open"
+      for (; k < end; ++k) text += (text.empty() ? "" : " ") + s.tokens[k].raw;
+      if (text.empty()) continue;
       used[i] = true;
       for (size_t m = j; m < k; ++m) used[m] = true;
       assign(p, text, "after \"" + t.low + "\"");
@@ -470,7 +515,7 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
   }
   // 5. Words the phrase left, after it: the free text of the first unfilled textual parameter.
   for (const auto& p : def.params) {
-    if (filled(p) || !textual(p) || !p.required) continue;
+    if (!whole_phrase || filled(p) || !textual(p) || !p.required) continue;
     size_t last_phrase = 0;
     for (size_t i : phrase_tokens) last_phrase = std::max(last_phrase, i);
     std::string text;
@@ -493,7 +538,7 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
   for (const auto& p : def.params) {
     if (filled(p) || p.type != "boolean" || p.required) continue;
     for (size_t i = 0; i < s.tokens.size(); ++i) {
-      if (!s.tokens[i].is_value && !s.tokens[i].stem.empty() && s.tokens[i].stem == stem(lower(p.name))) {
+      if (!s.tokens[i].is_value && !s.tokens[i].stem.empty() && sameWord(s.tokens[i].stem, stem(p.name))) {
         used[i] = true;
         assign(p, true, "named");
         break;
@@ -536,8 +581,12 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
     in_description += described.count(t.stem);
   }
   double desc = worded ? static_cast<double>(in_description) / static_cast<double>(worded) : 0.0;
-  c.confidence = std::min(1.0, 0.75 * f + 0.15 * fill + (in.ready ? 0.1 : 0.0) + 0.05 * desc);
+  // A longer phrase matched is stronger evidence ("find and open" over "find").
+  double specific = 0.02 * static_cast<double>(std::min<size_t>(3, matched_words > 0 ? matched_words - 1 : 0));
+  c.confidence = std::min(1.0, 0.75 * f + 0.15 * fill + (in.ready ? 0.1 : 0.0) + 0.02 * desc + specific);
   c.confidence = std::round(c.confidence * 100) / 100;
+  c.recall = recall;
+  c.words = matched_words;
   std::string reason = "phrase " + how.front();
   for (size_t i = 1; i < how.size(); ++i) reason += (i == 1 ? "; " : ", ") + how[i];
   if (!c.missing.empty()) {
@@ -551,6 +600,12 @@ DoCandidate match(const Sentence& s, const DoIntent& in) {
 
 }  // namespace
 
+// `a` says more of its phrase than `b`: all of it where `b` says part, or more words of it.
+bool saysMore(const DoCandidate& a, const DoCandidate& b) {
+  if (a.recall >= 1.0 && b.recall < 1.0) return true;
+  return a.recall >= 1.0 && b.recall >= 1.0 && a.words > b.words;
+}
+
 std::vector<DoCandidate> parseDo(const std::string& sentence, const std::vector<DoIntent>& intents, size_t max) {
   Sentence s = takeApart(sentence);
   std::vector<DoCandidate> out;
@@ -560,8 +615,26 @@ std::vector<DoCandidate> parseDo(const std::string& sentence, const std::vector<
     if (c.confidence > 0) out.push_back(std::move(c));
   }
   std::stable_sort(out.begin(), out.end(), [](const DoCandidate& a, const DoCandidate& b) { return a.confidence > b.confidence; });
+  // Within 0.05 of each other, the reading that says more of its phrase goes first.
+  for (size_t pass = 0; pass < out.size(); ++pass) {
+    bool swapped = false;
+    for (size_t i = 0; i + 1 < out.size(); ++i) {
+      if (out[i].confidence - out[i + 1].confidence <= 0.05 && saysMore(out[i + 1], out[i])) {
+        std::swap(out[i], out[i + 1]);
+        swapped = true;
+      }
+    }
+    if (!swapped) break;
+  }
   if (out.size() > max) out.resize(max);
   return out;
+}
+
+bool doSure(const std::vector<DoCandidate>& found, double threshold) {
+  constexpr double kLead = 0.1;     // ahead of the next by this much
+  constexpr double kSaid = 0.75;    // of its phrase said
+  if (found.empty() || !found[0].missing.empty() || found[0].confidence < threshold || found[0].recall < kSaid) return false;
+  return found.size() < 2 || found[0].confidence - found[1].confidence >= kLead || saysMore(found[0], found[1]);
 }
 
 json maskedParams(const IntentDef& def, const json& params) {

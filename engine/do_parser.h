@@ -29,10 +29,18 @@ struct DoCandidate {
   double confidence = 0;             // 0..1
   std::vector<std::string> missing;  // required parameters the sentence gave no value for
   std::string reason;                // one line: the phrase matched, where each value came from
+  double recall = 0;                 // how much of its best phrase the sentence says (keywords count 0.8)
+  size_t words = 0;                  // words of that phrase the sentence says
 };
 
 // Every intent with any match, best first (at most `max`).
 std::vector<DoCandidate> parseDo(const std::string& sentence, const std::vector<DoIntent>& intents, size_t max = 3);
+
+// Whether `do` runs the best reading: complete, most of its phrase said, at or above
+// `threshold`, and either 0.1 ahead of the next or saying more of its phrase ("find and open"
+// over "find", a whole phrase over part of one).
+bool doSure(const std::vector<DoCandidate>& found, double threshold);
+bool saysMore(const DoCandidate& a, const DoCandidate& b);
 
 // The parameters with sensitive values masked (ParamDef::sensitive, or a password-like name).
 json maskedParams(const IntentDef& def, const json& params);

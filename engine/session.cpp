@@ -365,7 +365,6 @@ Response Session::doIntents(const Command& c) {
 // sure enough (resolution.do_threshold, and a clear lead over the next), else lists the three
 // best, or lets the client's model choose among them when the client offers sampling.
 Response Session::doDo(const Command& c, Page& page, const CallContext& context) {
-  constexpr double kLead = 0.1;  // the best reading must lead the next by this much
   std::string sentence = c.args.value("sentence", "");
   if (sentence.size() > 8000) {
     return errorResponse("do", Status(codes::kParameterInvalid, "the sentence is longer than 8,000 characters",
@@ -417,8 +416,7 @@ Response Session::doDo(const Command& c, Page& page, const CallContext& context)
                 {"reason", cand.reason}};
   };
   const double threshold = config_.do_threshold;
-  bool sure = !found.empty() && found[0].missing.empty() && found[0].confidence >= threshold &&
-              (found.size() < 2 || found[0].confidence - found[1].confidence >= kLead);
+  bool sure = doSure(found, threshold);
   std::string chosen_by = "parser";
   bool dry_run = c.args.value("dry_run", false);
   // Unsure, and the client's model may be asked: it picks among the readings (never given a

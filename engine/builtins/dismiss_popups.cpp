@@ -259,8 +259,8 @@ BuiltinIntent dismissPopupsIntent() {
                   param("type", "string", false, nullptr, "", false, {"modal", "overlay", "toast", "banner"}),
                   param("wait", "string", false, "3s", "for a popup that opens late"),
                   param("target", "string", false, nullptr, "only the popup holding this")},
-                 {"close the popup", "dismiss the popup", "get rid of the popup", "close the modal", "close the dialog",
-                  "close the overlay"}),
+                 {"close the popup", "dismiss the popup", "get rid of the popup", "close the overlay", "dismiss the toast",
+                  "close all popups"}),
           run, ready};
 }
 

@@ -258,7 +258,7 @@ BuiltinIntent loginIntent() {
                   param("remember", "boolean", false, false, "tick \"Remember me\""),
                   param("no_submit", "boolean", false, false, "fill in, do not submit"),
                   param("wait", "string", false, "10s", "for the outcome after submitting"), appearParam()},
-                 {"log in", "sign in", "login", "log me in", "sign into my account", "authenticate"}),
+                 {"log in", "sign in", "login", "log me in", "log into", "sign into my account", "authenticate"}),
           run, ready};
 }
 

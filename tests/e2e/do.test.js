@@ -104,6 +104,30 @@ describe('do, with the default tools', () => {
   });
 });
 
+describe('capabilities follow the intents that load', () => {
+  let client;
+  before(async () => { ({ client } = await connect()); });
+  after(async () => { await client.close(); });
+  const names = async () => (await client.callTool({ name: 'capabilities', arguments: {} })).structuredContent.intents.map((i) => i.name);
+
+  it('a session intent and a site pack\'s intents are listed once loaded, and do reaches them', async () => {
+    await client.callTool({ name: 'goto', arguments: { url: `${site.base}/signup.html` } });
+    const before = await names();
+    assert.ok(!before.includes('greet_team') && !before.includes('search_repositories'), before.join(' '));
+    const definition = { intent: 'greet_team', version: '1.0.0', description: 'Say hello to the team',
+      phrases: ['greet the team', 'say hello to everyone'], steps: [{ action: 'observe' }] };
+    const defined = await client.callTool({ name: 'run', arguments: { script: `define ${JSON.stringify(definition)}` } });
+    assert.equal(defined.isError, false, text(defined));
+    const packed = await client.callTool({ name: 'run', arguments: { script: 'pack load github.com' } });
+    assert.equal(packed.isError, false, text(packed));
+    const after = await names();
+    assert.ok(after.includes('greet_team'), after.join(' '));
+    assert.ok(after.includes('search_repositories'), after.join(' '));
+    const r = await client.callTool({ name: 'do', arguments: { sentence: 'please say hello to everyone', dry_run: true } });
+    assert.match(text(r), /would run greet_team/);
+  });
+});
+
 describe('do, with a client that offers sampling', () => {
   let client;
   const asked = [];
