@@ -74,7 +74,17 @@ bool sameWord(const std::string& a, const std::string& b) {
   size_t shorter = std::min(a.size(), b.size());
   if (shorter < 3 || a[0] != b[0]) return false;
   size_t allowed = shorter >= 8 ? 2 : 1;
-  return typoDistance(a, b) <= allowed;
+  if (typoDistance(a, b) > allowed) return false;
+  // Three letters: a letter missing or two swapped ("nxt", "lgo"), not another letter ("red"
+  // is not "rid").
+  if (shorter == 3 && a.size() == b.size()) {
+    std::string x = a;
+    std::string y = b;
+    std::sort(x.begin(), x.end());
+    std::sort(y.begin(), y.end());
+    return x == y;
+  }
+  return true;
 }
 
 // Splits on anything but letters and digits: "log-in" is two words, "e-mail" too.

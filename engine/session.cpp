@@ -495,12 +495,13 @@ Response Session::doDo(const Command& c, Page& page, const CallContext& context)
   return r;
 }
 
-// capabilities (issue 19): the intents one can ask for now, compactly (≤ 400 tokens on a typical
-// page): the ready ones with parameters and an example sentence, the others by name.
+// capabilities (issue 19): every intent one can ask for now, compactly (≤ 400 tokens on a typical
+// page): its required parameters, what it does (the description's first clause), an example
+// sentence; those ready on the page first.
 Response Session::doCapabilities() {
   Response r = okResponse("capabilities");
   json list = json::array();
-  std::string others;
+  std::vector<std::string> ready_lines, other_lines;
   for (const auto& e : intents()) {
     const IntentDef& def = *e->def;
     bool ready = browser_.last && readiness(def, *browser_.last) == "ready";
@@ -508,15 +509,21 @@ Response Session::doCapabilities() {
     for (const auto& p : def.params) {
       if (p.required) params += " <" + p.name + ">";
     }
+    // The description's first clause, asides in parentheses left out.
+    std::string what;
+    int depth = 0;
+    for (char ch : def.description.substr(0, def.description.find(';'))) {
+      if (ch == '(') ++depth;
+      else if (ch == ')' && depth > 0) --depth;
+      else if (depth == 0 && !(ch == ' ' && !what.empty() && what.back() == ' ')) what += ch;
+    }
+    while (!what.empty() && (what.back() == ' ' || what.back() == '.' || what.back() == ',')) what.pop_back();
     list.push_back({{"name", def.name}, {"description", def.description}, {"ready", ready},
                     {"example", examplePhrase(def)}, {"params", params.empty() ? "" : params.substr(1)}});
-    if (ready) {
-      r.add("ready here", "- " + def.name + params + ": " + def.description + " e.g. \"" + examplePhrase(def) + "\"");
-    } else {
-      others += (others.empty() ? "" : ", ") + def.name;
-    }
+    (ready ? ready_lines : other_lines).push_back("- " + def.name + params + ": " + what + " (\"" + examplePhrase(def) + "\")");
   }
-  if (!others.empty()) r.add("also", others);
+  for (auto& l : ready_lines) r.add("ready here", std::move(l));
+  for (auto& l : other_lines) r.add("not ready here", std::move(l));
   r.add("usage", "do \"<what to do, with its values>\", or call an intent by name");
   r.data["intents"] = list;
   return r;

@@ -96,8 +96,8 @@ describe('do, with the default tools', () => {
     const r = await call('capabilities');
     const t = text(r);
     assert.equal(r.isError, false, t);
-    assert.match(t, /# ready here\n(- .*\n)*- login <username> <password>: .* e\.g\. "log in"\n/);
-    assert.match(t, /# also\n.*logout/);
+    assert.match(t, /# ready here\n(- .*\n)*- login <username> <password>: Sign in with a username or email and a password \("log in"\)\n/);
+    assert.match(t, /# not ready here\n(- .*\n)*- logout: Sign out \("log out"\)\n/);
     assert.ok(encode(t).length <= 400, `${encode(t).length} tokens:\n${t}`);
     const login = r.structuredContent.intents.find((i) => i.name === 'login');
     assert.deepEqual([login.ready, login.example], [true, 'log in']);
