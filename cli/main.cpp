@@ -71,6 +71,9 @@ struct Options {
   std::string pack_new_dir;              // pack new --dir DIR
   std::string config_file;        // --config
   int extension_port = 9217;       // --extension-port
+  std::string trace_dir;           // --trace
+  long long trace_max_kb = 20480;  // --trace-max-kb
+  bool trace_screenshots = false;  // --trace-screenshots
   std::string extension_id;        // --extension-id
   bool extension_launch = false;   // --extension-launch
   bool pair_new = false;           // pair --new
@@ -218,6 +221,9 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.strict = o.strict;
   s.command_timeout = lscope::Millis(static_cast<long long>(o.timeout_s * 1000));
   s.settle_quiet = lscope::Millis(o.settle_quiet_ms);
+  s.trace.dir = o.trace_dir.empty() ? g_config.trace_dir : o.trace_dir;
+  s.trace.max_bytes = static_cast<uint64_t>(std::max(1LL, o.trace_max_kb)) * 1024;
+  s.trace.screenshots = o.trace_screenshots;
   return s;
 }
 
@@ -397,6 +403,9 @@ int main(int argc, char** argv) {
   app.add_option("--extension-port", o.extension_port, "extension backend: the loopback port the extension connects to (default 9217; 0: any)");
   app.add_option("--extension-id", o.extension_id, "extension backend: the id of your build of the extension (default: the shipped one's)");
   app.add_flag("--extension-launch", o.extension_launch, "extension backend: start a fresh Chromium with the extension loaded and paired (demos, tests)");
+  app.add_option("--trace", o.trace_dir, "write one JSONL trace per session into DIR (masked like responses)");
+  app.add_option("--trace-max-kb", o.trace_max_kb, "a trace file rotates past this size (default 20480)")->check(CLI::Range(1LL, 10LL << 20));
+  app.add_flag("--trace-screenshots", o.trace_screenshots, "a screenshot after each command that acts, referenced by its trace line");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

@@ -173,6 +173,12 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
       } else {
         value = it->second.Scalar();
       }
+      // Where traces go (issue 20): from the file only, never `config set` (a client could
+      // aim lscope's writes anywhere); --trace wins over it.
+      if (key == "logging.trace_dir") {
+        c.trace_dir = value;
+        continue;
+      }
       // Sections this engine does not have (learning, packs) are other components' settings.
       bool known = false;
       for (const auto& k : EngineConfig::keys()) known = known || k == key;

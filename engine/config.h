@@ -27,6 +27,7 @@ struct EngineConfig {
   std::string rescan_after_action = "auto";  // auto | always | never
   // logging: secrets are always masked; redact_sensitive cannot be turned off.
   bool redact_sensitive = true;
+  std::string trace_dir;  // logging.trace_dir in the config file only (issue 20); --trace wins
 
   EngineConfig();
   // The configuration as nested JSON (intent_engine: {resolution, execution, ...}).

@@ -3,6 +3,9 @@
 #include "engine/session.h"
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <random>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -35,6 +38,13 @@ Session::Session(BackendFactory* factory, SessionOptions options)
   env_.pattern_rules = options_.pattern_rules;
   env_.policy = options_.policy ? options_.policy : std::make_shared<const NavigationPolicy>();
   applyPackRules();
+  if (!options_.trace.dir.empty()) {
+    // The file's name: the start time and a random tag, so sessions never share a file.
+    std::random_device rd;
+    char tag[32];
+    std::snprintf(tag, sizeof tag, "%lld-%06x", static_cast<long long>(std::time(nullptr)), rd() & 0xffffffu);
+    tracer_ = std::make_unique<TraceWriter>(options_.trace, tag);
+  }
 }
 
 Session::~Session() = default;
@@ -128,6 +138,7 @@ Response Session::execute(const Command& original, const CallContext& context) {
   }
   env_.strict = config_.strict_mode;
   if (options_.packs && options_.packs->generation() != packs_generation_) applyPackRules();
+  const auto started = Clock::now();
   Page page(browser_, env_, deadline, context);
   Command command = original;
   Status secrets = resolveSecrets(command, page);
@@ -157,7 +168,63 @@ Response Session::execute(const Command& original, const CallContext& context) {
   if (!r.ok()) r.data["code"] = r.code;
   r.data["ok"] = r.ok();
   if (context.cancelled() && r.code.empty()) r.code = codes::kCancelled;
+  if (tracer_) trace(command, r, started, page);
   return r;
+}
+
+void Session::trace(const Command& command, const Response& r, Clock::time_point started, Page& page) {
+  using namespace std::chrono;
+  const auto now = system_clock::now();
+  const auto ms = duration_cast<milliseconds>(Clock::now() - started).count();
+  char when[40];
+  std::time_t secs = system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::string t = std::string(when) + "." + std::to_string(1000 + duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000).substr(1) + "Z";
+  // Arguments a command marks sensitive (do's sentence, a secret value) are never written.
+  json args = command.args;
+  if (const CommandSpec* spec = specFor(command.name)) {
+    for (const auto& p : spec->params) {
+      if (p.sensitive && args.contains(p.name)) args[p.name] = "••••••••";
+    }
+  }
+  auto section = [&](const std::string& title) {
+    json lines = json::array();
+    for (const auto& [name, ls] : r.sections) {
+      if (name != title) continue;
+      for (const auto& l : ls) lines.push_back(l);
+    }
+    return lines;
+  };
+  json entry = {{"t", t}, {"ms", ms}, {"command", command.name}, {"args", args}, {"ok", r.ok()}};
+  if (command.target) entry["target"] = command.target->toString();
+  if (r.data.contains("target")) entry["resolved"] = r.data["target"];
+  if (!r.summary.empty()) entry[r.ok() ? "summary" : "error"] = r.summary;
+  if (!r.ok()) {
+    entry["code"] = r.code;
+    if (!r.hint.empty()) entry["hint"] = r.hint;
+  }
+  json changes = section("changes");
+  if (!changes.empty()) entry["changes"] = changes;
+  if (r.data.contains("signals")) entry["signals"] = r.data["signals"];
+  if (r.data.contains("url")) entry["url"] = r.data["url"];
+  const CommandSpec* spec = specFor(command.name);
+  const bool acts = !spec || !spec->read_only;
+  if (tracer_->options().screenshots && acts && browser_.backend) {
+    if (auto b = page.backend()) {
+      if (auto png = (*b)->screenshot(Deadline::in(Millis(5000)))) {
+        std::string name = tracer_->saveScreenshot(*png);
+        if (!name.empty()) entry["screenshot"] = name;
+      }
+    }
+  }
+  tracer_->write(entry, browser_.secrets);
+  // An intent's steps, one line each, after the intent's own.
+  int n = 0;
+  for (const auto& step : section("actions")) {
+    tracer_->write({{"t", t}, {"intent", command.name}, {"step", ++n}, {"action", step}}, browser_.secrets);
+  }
 }
 
 void Session::scrub(Response& r) const { scrubSecrets(r, browser_.secrets); }

@@ -21,6 +21,7 @@
 #include "engine/packs.h"
 #include "engine/page.h"
 #include "engine/response.h"
+#include "engine/trace.h"
 
 namespace lscope {
 
@@ -38,6 +39,7 @@ struct SessionOptions {
   json pattern_rules;                         // patterns for every scan when there is no PackManager
   std::shared_ptr<PackManager> packs;         // site packs (§9); may be null
   std::shared_ptr<const NavigationPolicy> policy;  // where pages may go; null: the default policy
+  TraceOptions trace;                         // --trace DIR (issue 20); empty dir: none
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls), except
@@ -71,6 +73,8 @@ class Session : private IntentHost {
 
  private:
   Response dispatch(const Command& command, Page& page);
+  // One trace line for the command (and one per step of an intent), masked (issue 20).
+  void trace(const Command& command, const Response& r, Clock::time_point started, Page& page);
   // Replaces "secret:NAME" in parameters that accept it with the secret's value (session,
   // store, then the user through the client) and remembers the value for masking.
   Status resolveSecrets(Command& command, Page& page);
@@ -110,6 +114,7 @@ class Session : private IntentHost {
   EngineConfig config_;
   PageEnv env_;
   BrowserState browser_;
+  std::unique_ptr<TraceWriter> tracer_;  // --trace; null without
   std::map<std::string, std::string> session_secrets_;  // secrets the user gave this session
   // Guards session_intents_ and session_generation_: the MCP layer reads the intents (for
   // tools/list) on another thread than the one running commands.

@@ -5,7 +5,7 @@
 // URL, a shown password, alerts, console, an Authorization header). Then every output is read:
 // each tool result and notification the client saw, lscope's log at trace level, its errors, and
 // every file lscope (and the browser it started) left in its home and temporary directories,
-// where the learner's store and traces live too. Any planted value, in any encoding, fails.
+// where its traces (--trace, with screenshots) and the learner's store live too. Any planted value, in any encoding, fails.
 import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -100,7 +100,9 @@ describe('secrets audit', () => {
     const box = sandbox('stdio');
     const secretsFile = path.join(work, 'secrets');  // the user's own file, outside the sandbox
     fs.writeFileSync(secretsFile, `site = "${planted.fromFile}"\n`, { mode: 0o600 });
-    const { client, stderr } = await connect(['--tools', 'all', '--log-level', 'trace', '--secrets', secretsFile],
+    // Traces (issue 20) with screenshots go into the sandbox, which is read below.
+    const { client, stderr } = await connect(['--tools', 'all', '--log-level', 'trace', '--secrets', secretsFile,
+      '--trace', path.join(box.tmp, 'traces'), '--trace-screenshots'],
       { env: box.env, capabilities: { elicitation: { url: {} } } });
     const seen = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.push(JSON.stringify(n)));
@@ -191,6 +193,8 @@ describe('secrets audit', () => {
       bye = true;
     }
     assert.ok(bye);
+    const traces = fs.readdirSync(path.join(box.tmp, 'traces'));
+    assert.ok(traces.some((f) => f.endsWith('.jsonl')) && traces.some((f) => f.endsWith('.png')), traces.join(' '));
     const found = [...leaks('client', seen.join('\n')), ...leaks('stderr', stderr()),
       ...diskLeaks([box.home, box.tmp])];
     assert.deepEqual(found, [], `planted values leaked:\n${found.join('\n')}`);

@@ -1,0 +1,88 @@
+// Traces (issue 20): --trace DIR writes one JSONL file per session, a line per command and per
+// intent step (time, duration, target and how it resolved, changes, errors with their hint, a
+// screenshot reference), masked as responses are, and rotated past --trace-max-kb.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { runLscope } from './lib/lscope.js';
+import { startFixtureServer, accounts } from './lib/fixture_server.js';
+
+const EMAIL = 'ada@example.com';
+const PASSWORD = accounts[EMAIL];
+let site;
+before(async () => { site = await startFixtureServer(); });
+after(async () => { await site.close(); });
+
+const traceDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-trace-'));
+const traceFiles = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.jsonl')).sort();
+const lines = (file) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+
+test('a session trace: one line per command and intent step, masked, with screenshots', async () => {
+  const dir = traceDir();
+  try {
+    const script = [
+      `goto ${site.base}/login.html`,
+      `type Email "${EMAIL}"`,
+      `type Password "${PASSWORD}"`,
+      'click "No such button" --timeout 1s',
+      'click "Sign in"',
+      `goto ${site.base}/login.html`,
+      `login ${EMAIL} "${PASSWORD}"`,
+    ].join('\n');
+    const r = await runLscope(['--trace', dir, '--trace-screenshots', 'run', '--keep-going', '-'], { input: `${script}\n` });
+    assert.equal(r.status, 1, 'one command failed on purpose\n' + r.stdout + r.stderr.slice(-1000));
+    const files = traceFiles(dir);
+    assert.equal(files.length, 1, files.join(' '));
+    const all = lines(path.join(dir, files[0]));
+    const commands = all.filter((l) => l.command);
+    assert.deepEqual(commands.map((l) => l.command), ['goto', 'type', 'type', 'click', 'click', 'goto', 'login']);
+    for (const l of commands) {
+      assert.match(l.t, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      assert.equal(typeof l.ms, 'number');
+    }
+    const [, email, password, missing, signIn, , login] = commands;
+    assert.equal(email.target, 'email');
+    assert.deepEqual([missing.ok, missing.code], [false, 'TARGET_NOT_FOUND'], JSON.stringify(missing));
+    assert.ok(missing.hint, 'the error line carries its hint');
+    assert.ok(signIn.changes.some((c) => /~ url: \/login\.html → \/dashboard\.html/.test(c)), JSON.stringify(signIn.changes));
+    assert.ok(password.ok);
+    // Intent steps follow the intent's line.
+    const steps = all.filter((l) => l.intent === 'login');
+    assert.ok(steps.length >= 3, JSON.stringify(steps));
+    assert.ok(steps.some((s) => /^type \[\d+\] "••••••••"$/.test(s.action)), JSON.stringify(steps));
+    assert.equal(login.ok, true);
+    // Screenshots for the commands that act (not for the failed lookup's answer only: every act).
+    for (const l of [signIn, login]) {
+      assert.ok(l.screenshot, JSON.stringify(l));
+      const png = fs.readFileSync(path.join(dir, l.screenshot));
+      assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], 'a PNG');
+    }
+    // Masked everywhere: no file in the trace directory holds the password.
+    for (const f of fs.readdirSync(dir)) {
+      assert.ok(!fs.readFileSync(path.join(dir, f)).includes(PASSWORD), `${f} holds the password`);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a trace file rotates past --trace-max-kb, the previous one kept', async () => {
+  const dir = traceDir();
+  try {
+    const script = [`goto ${site.base}/signup.html`, ...Array.from({ length: 12 }, () => 'observe')].join('\n');
+    const r = await runLscope(['--trace', dir, '--trace-max-kb', '1', 'run', '-'], { input: `${script}\n` });
+    assert.equal(r.status, 0, r.stdout + r.stderr.slice(-1000));
+    const files = traceFiles(dir);
+    assert.equal(files.length, 2, files.join(' '));
+    assert.ok(files.some((f) => f.endsWith('.1.jsonl')));
+    const current = files.find((f) => !f.endsWith('.1.jsonl'));
+    const size = fs.statSync(path.join(dir, current)).size;
+    const longest = Math.max(...fs.readFileSync(path.join(dir, current), 'utf8').trim().split('\n').map((l) => l.length + 1));
+    assert.ok(size <= 1024 + longest, `${size} bytes`);
+    assert.ok(lines(path.join(dir, current)).every((l) => l.command === 'observe' || l.command === 'goto'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
