@@ -64,7 +64,7 @@ const CommandSpec* findCommand(const std::string& name);
 using CommandLookup = std::function<const CommandSpec*(const std::string& name)>;
 // Command names (and aliases) closest to `word`, best first (for "did you mean").
 std::vector<std::string> nearestCommands(const std::string& word, size_t max = 3);
-// Levenshtein distance, case-insensitive.
+// Edit distance, case-insensitive; two adjacent letters swapped count as one edit.
 size_t editDistance(const std::string& a, const std::string& b);
 
 // Parses "10s", "1.5s", "500ms", "2m", or a bare number of milliseconds, up to a day.

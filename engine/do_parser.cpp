@@ -9,6 +9,8 @@
 #include <map>
 #include <set>
 
+#include "engine/commands.h"
+
 
 namespace lscope {
 namespace {
@@ -48,33 +50,14 @@ std::string stem(const std::string& word) {
   return std::string(reinterpret_cast<const char*>(out), static_cast<size_t>(sb_stemmer_length(stemmer.s)));
 }
 
-// Edit distance with adjacent transpositions (optimal string alignment): "lgo" is one edit
-// from "log", "seach" one from "search".
-size_t typoDistance(const std::string& a, const std::string& b) {
-  const size_t n = a.size();
-  const size_t m = b.size();
-  if (n > 64 || m > 64) return 99;
-  std::vector<std::vector<size_t>> d(n + 1, std::vector<size_t>(m + 1, 0));
-  for (size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (size_t i = 1; i <= n; ++i) {
-    for (size_t j = 1; j <= m; ++j) {
-      size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[n][m];
-}
-
 // The same word, or the same word mistyped: one edit from words of three letters or more (same
 // first letter: "put" is not "out"), two from words of eight or more.
 bool sameWord(const std::string& a, const std::string& b) {
   if (a == b) return true;
   size_t shorter = std::min(a.size(), b.size());
-  if (shorter < 3 || a[0] != b[0]) return false;
+  if (shorter < 3 || a[0] != b[0] || a.size() > 64 || b.size() > 64) return false;
   size_t allowed = shorter >= 8 ? 2 : 1;
-  if (typoDistance(a, b) > allowed) return false;
+  if (editDistance(a, b) > allowed) return false;
   // Three letters: a letter missing or two swapped ("nxt", "lgo"), not another letter ("red"
   // is not "rid").
   if (shorter == 3 && a.size() == b.size()) {
