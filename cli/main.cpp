@@ -17,6 +17,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/doctor.h"
+#include "cli/trace_view.h"
 #include "cli/scanner_shell.h"
 #include "engine/packs.h"
 #include "engine/response.h"
@@ -74,6 +75,7 @@ struct Options {
   std::string trace_dir;           // --trace
   long long trace_max_kb = 20480;  // --trace-max-kb
   bool trace_screenshots = false;  // --trace-screenshots
+  std::string trace_view_file, trace_view_out;  // trace view FILE --out
   std::string extension_id;        // --extension-id
   bool extension_launch = false;   // --extension-launch
   bool pair_new = false;           // pair --new
@@ -425,9 +427,14 @@ int main(int argc, char** argv) {
   pack_new->add_option("--dir", o.pack_new_dir, "parent folder (default ~/.lemmascope/packs)");
   pack->require_subcommand(1);
   auto* doctor = app.add_subcommand("doctor", "check what each backend needs on this machine and say what to install");
+  auto* trace = app.add_subcommand("trace", "trace tools: trace view FILE writes a self-contained HTML report");
+  auto* trace_view = trace->add_subcommand("view", "write FILE's report (a --trace .jsonl) as one HTML file");
+  trace_view->add_option("file", o.trace_view_file, "the trace (.jsonl)")->required();
+  trace_view->add_option("--out", o.trace_view_out, "the report (default: the trace's name with .html)");
+  trace->require_subcommand(1);
   auto* pair = app.add_subcommand("pair", "print the code that pairs the Lemmascope extension (lscope-r) with this computer");
   pair->add_flag("--new", o.pair_new, "make a new code: extensions paired before can no longer connect");
-  for (auto* sub : {serve, run, repl, tools, scanner, pack, pair, doctor}) sub->fallthrough();
+  for (auto* sub : {serve, run, repl, tools, scanner, pack, pair, doctor, trace}) sub->fallthrough();
 
   try {
     app.parse(argc, argv);
@@ -492,6 +499,7 @@ int main(int argc, char** argv) {
   }
   if (tools->parsed()) return printTools(o);
   if (pair->parsed()) return printPairing(o);
+  if (trace_view->parsed()) return lscope::writeTraceReport(o.trace_view_file, o.trace_view_out);
   if (doctor->parsed()) {
     lscope::DoctorOptions d;
     d.browser = o.browser == "wpe" ? "" : o.browser;

@@ -37,8 +37,43 @@ std::string makeTempDir(const std::string& prefix) {
   return tmpl;
 }
 
+static const std::string kBase64Chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string base64Encode(const std::string& bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  uint32_t val = 0;
+  int bits = -6;
+  for (unsigned char c : bytes) {
+    val = (val << 8) + c;
+    bits += 8;
+    while (bits >= 0) {
+      out.push_back(kBase64Chars[(val >> bits) & 0x3f]);
+      bits -= 6;
+    }
+  }
+  if (bits > -6) out.push_back(kBase64Chars[((val << 8) >> (bits + 8)) & 0x3f]);
+  while (out.size() % 4) out.push_back('=');
+  return out;
+}
+
+std::string htmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 std::string base64Decode(const std::string& in) {
-  static const std::string kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  const std::string& kChars = kBase64Chars;
   std::string out;
   // Only the low bits matter; unsigned, the older ones shift out without overflow (UBSan).
   uint32_t val = 0;

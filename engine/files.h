@@ -20,5 +20,9 @@ std::string makeTempDir(const std::string& prefix);
 
 // Standard base64 decoding (screenshots, a manifest's key); other characters are skipped.
 std::string base64Decode(const std::string& in);
+// Standard base64 with padding (a report's embedded screenshots).
+std::string base64Encode(const std::string& bytes);
+// Text for HTML content and attribute values: & < > " escaped.
+std::string htmlEscape(const std::string& text);
 
 }  // namespace lscope

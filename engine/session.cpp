@@ -3,13 +3,14 @@
 #include "engine/session.h"
 
 #include <algorithm>
-#include <chrono>
-#include <ctime>
-#include <random>
 #include <cctype>
+#include <chrono>
+#include <cmath>
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -199,7 +200,18 @@ void Session::trace(const Command& command, const Response& r, Clock::time_point
   };
   json entry = {{"t", t}, {"ms", ms}, {"command", command.name}, {"args", args}, {"ok", r.ok()}};
   if (command.target) entry["target"] = command.target->toString();
-  if (r.data.contains("target")) entry["resolved"] = r.data["target"];
+  if (r.data.contains("target")) {
+    entry["resolved"] = r.data["target"];
+    // Where the target is on the page's last scan (viewport pixels), for the report's outline.
+    const json& id = r.data["target"].contains("id") ? r.data["target"]["id"] : json();
+    if (id.is_number_integer() && browser_.last) {
+      for (const auto& el : browser_.last->elements) {
+        if (el.id != id.get<int>()) continue;
+        entry["rect"] = {std::lround(el.rect.x), std::lround(el.rect.y), std::lround(el.rect.width), std::lround(el.rect.height)};
+        break;
+      }
+    }
+  }
   if (!r.summary.empty()) entry[r.ok() ? "summary" : "error"] = r.summary;
   if (!r.ok()) {
     entry["code"] = r.code;

@@ -3,25 +3,12 @@
 
 #include <sys/random.h>
 
+#include "engine/files.h"
 #include "net/http.h"
 #include "server/http_server.h"
 
 namespace lscope::mcp {
 namespace {
-
-std::string htmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
 
 // application/x-www-form-urlencoded
 std::map<std::string, std::string> parseForm(const std::string& body) {

@@ -1,6 +1,7 @@
 // Traces (issue 20): --trace DIR writes one JSONL file per session, a line per command and per
 // intent step (time, duration, target and how it resolved, changes, errors with their hint, a
-// screenshot reference), masked as responses are, and rotated past --trace-max-kb.
+// screenshot reference), masked as responses are, and rotated past --trace-max-kb. `lscope trace
+// view` turns one into a self-contained HTML report, opened here in headless Chromium.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -82,6 +83,34 @@ test('a trace file rotates past --trace-max-kb, the previous one kept', async ()
     const longest = Math.max(...fs.readFileSync(path.join(dir, current), 'utf8').trim().split('\n').map((l) => l.length + 1));
     assert.ok(size <= 1024 + longest, `${size} bytes`);
     assert.ok(lines(path.join(dir, current)).every((l) => l.command === 'observe' || l.command === 'goto'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('trace view: one HTML file with the timeline, the steps, their screenshots and the failure highlighted', async () => {
+  const dir = traceDir();
+  try {
+    const script = [`goto ${site.base}/login.html`, `type Email "${EMAIL}"`, 'click "No such button" --timeout 1s',
+      `login ${EMAIL} "${PASSWORD}"`].join('\n');
+    await runLscope(['--trace', dir, '--trace-screenshots', 'run', '--keep-going', '-'], { input: `${script}\n` });
+    const trace = path.join(dir, traceFiles(dir)[0]);
+    const report = path.join(dir, 'report.html');
+    const made = await runLscope(['trace', 'view', trace, '--out', report]);
+    assert.equal(made.status, 0, made.stderr);
+    const body = fs.readFileSync(report, 'utf8');
+    assert.ok(!/(src|href)="https?:/.test(body), 'nothing to fetch: no network needed');
+    assert.ok(!body.includes(PASSWORD), 'the report is masked too');
+    // Open it in headless Chromium (through lscope) and read what a person sees.
+    const seen = await runLscope(['--allow-file-access', 'run', '-'], { input: `goto file://${report}\ntext\nextract images\n` });
+    assert.equal(seen.status, 0, seen.stdout + seen.stderr.slice(-1000));
+    assert.match(seen.stdout, /Lemmascope trace/);
+    assert.match(seen.stdout, /4 steps, 1 failure/);
+    assert.match(seen.stdout, /TARGET_NOT_FOUND/);
+    assert.match(seen.stdout, /hint: closest:/);
+    assert.match(seen.stdout, /type \[\d+\] "••••••••"/, 'the login intent\'s steps');
+    const images = (seen.stdout.match(/\b(before|after)\b/g) || []).length;
+    assert.ok(images >= 6, `before and after images: ${images}`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

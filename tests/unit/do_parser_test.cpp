@@ -4,6 +4,7 @@
 
 #include "engine/builtins/builtins.h"
 #include "engine/do_parser.h"
+#include "engine/files.h"
 #include "engine/intent_loader.h"
 #include "tests/do/phrasing_eval.h"
 
@@ -145,4 +146,15 @@ TEST_CASE("the phrasing set: issue 19's floors, 92 % top-1 with values and 90 % 
   INFO("wrong:" << wrong);
   CHECK(static_cast<double>(right) / static_cast<double>(intents) >= 0.92);
   CHECK(static_cast<double>(refused) / static_cast<double>(none) >= 0.90);
+}
+
+TEST_CASE("base64Encode: padding, every byte value, and back through base64Decode") {
+  CHECK(base64Encode("") == "");
+  CHECK(base64Encode("f") == "Zg==");
+  CHECK(base64Encode("fo") == "Zm8=");
+  CHECK(base64Encode("foo") == "Zm9v");
+  CHECK(base64Encode("foobar") == "Zm9vYmFy");
+  std::string all;
+  for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
+  CHECK(base64Decode(base64Encode(all)) == all);
 }
