@@ -76,6 +76,7 @@ struct Options {
   long long trace_max_kb = 20480;  // --trace-max-kb
   bool trace_screenshots = false;  // --trace-screenshots
   std::string trace_view_file, trace_view_out;  // trace view FILE --out
+  std::string record_file;         // --record
   std::string extension_id;        // --extension-id
   bool extension_launch = false;   // --extension-launch
   bool pair_new = false;           // pair --new
@@ -226,6 +227,7 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.trace.dir = o.trace_dir.empty() ? g_config.trace_dir : o.trace_dir;
   s.trace.max_bytes = static_cast<uint64_t>(std::max(1LL, o.trace_max_kb)) * 1024;
   s.trace.screenshots = o.trace_screenshots;
+  s.record_file = o.record_file;
   return s;
 }
 
@@ -408,6 +410,7 @@ int main(int argc, char** argv) {
   app.add_option("--trace", o.trace_dir, "write one JSONL trace per session into DIR (masked like responses)");
   app.add_option("--trace-max-kb", o.trace_max_kb, "a trace file rotates past this size (default 20480)")->check(CLI::Range(1LL, 10LL << 20));
   app.add_flag("--trace-screenshots", o.trace_screenshots, "a screenshot after each command that acts, referenced by its trace line");
+  app.add_option("--record", o.record_file, "write the session's actions to FILE as an intent (typed values become parameters)");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
 

@@ -46,6 +46,7 @@ Session::Session(BackendFactory* factory, SessionOptions options)
     std::snprintf(tag, sizeof tag, "%lld-%06x", static_cast<long long>(std::time(nullptr)), rd() & 0xffffffu);
     tracer_ = std::make_unique<TraceWriter>(options_.trace, tag);
   }
+  if (!options_.record_file.empty()) recorder_ = std::make_unique<Recorder>(options_.record_file);
 }
 
 Session::~Session() = default;
@@ -170,6 +171,7 @@ Response Session::execute(const Command& original, const CallContext& context) {
   r.data["ok"] = r.ok();
   if (context.cancelled() && r.code.empty()) r.code = codes::kCancelled;
   if (tracer_) trace(command, r, started, page);
+  if (recorder_) recorder_->add(command, r);
   return r;
 }
 

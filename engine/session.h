@@ -21,6 +21,7 @@
 #include "engine/packs.h"
 #include "engine/page.h"
 #include "engine/response.h"
+#include "engine/recorder.h"
 #include "engine/trace.h"
 
 namespace lscope {
@@ -40,6 +41,7 @@ struct SessionOptions {
   std::shared_ptr<PackManager> packs;         // site packs (§9); may be null
   std::shared_ptr<const NavigationPolicy> policy;  // where pages may go; null: the default policy
   TraceOptions trace;                         // --trace DIR (issue 20); empty dir: none
+  std::string record_file;                    // --record FILE (issue 20): the session as an intent
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls), except
@@ -115,6 +117,7 @@ class Session : private IntentHost {
   PageEnv env_;
   BrowserState browser_;
   std::unique_ptr<TraceWriter> tracer_;  // --trace; null without
+  std::unique_ptr<Recorder> recorder_;   // --record; null without
   std::map<std::string, std::string> session_secrets_;  // secrets the user gave this session
   // Guards session_intents_ and session_generation_: the MCP layer reads the intents (for
   // tools/list) on another thread than the one running commands.

@@ -100,9 +100,10 @@ describe('secrets audit', () => {
     const box = sandbox('stdio');
     const secretsFile = path.join(work, 'secrets');  // the user's own file, outside the sandbox
     fs.writeFileSync(secretsFile, `site = "${planted.fromFile}"\n`, { mode: 0o600 });
-    // Traces (issue 20) with screenshots go into the sandbox, which is read below.
+    // Traces (issue 20) with screenshots, and the session recorded as an intent, go into the
+    // sandbox, which is read below.
     const { client, stderr } = await connect(['--tools', 'all', '--log-level', 'trace', '--secrets', secretsFile,
-      '--trace', path.join(box.tmp, 'traces'), '--trace-screenshots'],
+      '--trace', path.join(box.tmp, 'traces'), '--trace-screenshots', '--record', path.join(box.tmp, 'recorded.yaml')],
       { env: box.env, capabilities: { elicitation: { url: {} } } });
     const seen = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.push(JSON.stringify(n)));
@@ -195,6 +196,7 @@ describe('secrets audit', () => {
     assert.ok(bye);
     const traces = fs.readdirSync(path.join(box.tmp, 'traces'));
     assert.ok(traces.some((f) => f.endsWith('.jsonl')) && traces.some((f) => f.endsWith('.png')), traces.join(' '));
+    assert.match(fs.readFileSync(path.join(box.tmp, 'recorded.yaml'), 'utf8'), /action: type/, 'the session was recorded');
     const found = [...leaks('client', seen.join('\n')), ...leaks('stderr', stderr()),
       ...diskLeaks([box.home, box.tmp])];
     assert.deepEqual(found, [], `planted values leaked:\n${found.join('\n')}`);

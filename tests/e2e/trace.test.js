@@ -115,3 +115,32 @@ test('trace view: one HTML file with the timeline, the steps, their screenshots 
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('--record writes the session as an intent that --intents loads and runs with new values', async () => {
+  const dir = traceDir();
+  try {
+    const file = path.join(dir, 'login_flow.yaml');
+    const recorded = await runLscope(['--record', file, 'run', '-'], { input: [
+      `goto ${site.base}/login.html`, 'type Email "grace@example.com"', `type Password "${PASSWORD}"`, 'observe',
+      'click "Sign in"', ''].join('\n') });
+    assert.equal(recorded.status, 0, recorded.stdout + recorded.stderr.slice(-1000));
+    const yaml = fs.readFileSync(file, 'utf8');
+    assert.match(yaml, /intent: login_flow/);
+    assert.match(yaml, /text: \$email/);
+    assert.match(yaml, /text: \$password/);
+    assert.match(yaml, /sensitive: true/);
+    assert.ok(!yaml.includes(PASSWORD), 'a value typed into a password field is never written');
+    assert.ok(!/action: observe/.test(yaml), 'only actions are steps');
+    // Replayed with other values, by another lscope that loads the folder.
+    const before = site.received.length;
+    const replay = await runLscope(['--intents', dir, 'run', '-'], {
+      input: `intent login_flow ${JSON.stringify({ email: EMAIL, password: PASSWORD })}\nurl\n` });
+    assert.equal(replay.status, 0, replay.stdout + replay.stderr.slice(-1000));
+    assert.match(replay.stdout, /dashboard\.html/);
+    const sent = site.received.slice(before).filter((x) => x.method === 'POST' && x.path === '/login');
+    assert.equal(sent.length, 1);
+    assert.deepEqual([sent[0].form.email ?? sent[0].form.username, sent[0].form.password], [EMAIL, PASSWORD]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
