@@ -158,3 +158,33 @@ TEST_CASE("base64Encode: padding, every byte value, and back through base64Decod
   for (int i = 0; i < 256; ++i) all.push_back(static_cast<char>(i));
   CHECK(base64Decode(base64Encode(all)) == all);
 }
+
+TEST_CASE("URLs and numbers fill parameters of their kind, by name or by cue") {
+  IntentDef def;
+  def.name = "export_report";
+  def.description = "Export a report from a dashboard URL.";
+  def.phrases = {"export the report"};
+  ParamDef url;
+  url.name = "url";
+  url.type = "string";
+  url.required = true;
+  ParamDef rows;
+  rows.name = "rows";
+  rows.type = "number";
+  ParamDef title;
+  title.name = "title";
+  title.type = "string";
+  def.params = {url, rows, title};
+  std::vector<DoIntent> in = {{&def, true}};
+  auto c = parseDo("please export the report at https://dash.example.com/q?id=7, rows 250, title \"Q3 sales\"", in, 3);
+  REQUIRE(c.size() == 1);
+  CHECK(c[0].params["url"] == "https://dash.example.com/q?id=7");
+  CHECK(c[0].params["rows"] == 250);
+  CHECK(c[0].params["title"] == "Q3 sales");
+  CHECK(c[0].missing.empty());
+  CHECK(doSure(c, 0.6));
+  // A number with no cue still goes to the number parameter.
+  auto bare = parseDo("export the report https://dash.example.com 40", in, 3);
+  REQUIRE(bare.size() == 1);
+  CHECK(bare[0].params["rows"] == 40);
+}
