@@ -60,10 +60,13 @@ figcaption{font-size:12px;color:#666}
 code{background:#f1f1f4;padding:0 3px;border-radius:3px}
 )";
 
-// One screenshot, scaled to the figure's width; `rect` (viewport pixels) outlined on it.
-std::string figure(const std::string& src, const std::string& caption, const json& rect) {
-  if (src.empty()) return "";
-  std::string out = "<figure><div style=\"position:relative\"><img alt=\"" + htmlEscape(caption) + "\" src=\"" + src + "\"";
+// One screenshot (index `shot` of the report's list, -1: none), scaled to the figure's width;
+// `rect` (viewport pixels) outlined on it. Each image is in the file once: a step's "after" is
+// the next one's "before", and the script at the end gives every <img> its data URL.
+std::string figure(int shot, const std::string& caption, const json& rect) {
+  if (shot < 0) return "";
+  std::string out = "<figure><div style=\"position:relative\"><img alt=\"" + htmlEscape(caption) + "\" data-shot=\"" +
+                    std::to_string(shot) + "\"";
   if (rect.is_array() && rect.size() == 4) {
     // The outline is placed in the image's own pixels once it has loaded (its natural width).
     out += " onload=\"var o=this.nextElementSibling,s=this.width/this.naturalWidth;o.style.left=(" + rect[0].dump() +
@@ -124,7 +127,8 @@ int writeTraceReport(const std::string& trace, std::string out) {
       << "\" style=\"flex-grow:" << std::max(1LL, l.value("ms", 0LL)) << "\"></a>";
   }
   h << "</nav><main>";
-  std::string before;  // the previous step's screenshot: this one's "before"
+  std::vector<std::string> shots;  // data URLs, each once
+  int before = -1;                 // the previous step's screenshot: this one's "before"
   for (size_t i = 0; i < steps.size(); ++i) {
     const json& l = steps[i].line;
     bool ok = l.value("ok", true);
@@ -155,14 +159,22 @@ int writeTraceReport(const std::string& trace, std::string out) {
       for (const auto& c : l["changes"]) h << "<li><code>" << htmlEscape(c.is_string() ? c.get<std::string>() : c.dump()) << "</code></li>";
       h << "</ul>";
     }
-    std::string after = image(dir, l.value("screenshot", json()));
-    if (!before.empty() || !after.empty()) {
+    std::string png = image(dir, l.value("screenshot", json()));
+    int after = -1;
+    if (!png.empty()) {
+      shots.push_back(std::move(png));
+      after = static_cast<int>(shots.size()) - 1;
+    }
+    if (before >= 0 || after >= 0) {
       h << "<div class=\"shots\">" << figure(before, "before", l.value("rect", json())) << figure(after, "after", json()) << "</div>";
     }
-    if (!after.empty()) before = after;
+    if (after >= 0) before = after;
     h << "</section>";
   }
-  h << "</main></body></html>\n";
+  h << "</main><script>const shots=[";
+  for (size_t i = 0; i < shots.size(); ++i) h << (i ? ",\"" : "\"") << shots[i] << "\"";
+  h << "];for(const img of document.querySelectorAll('img[data-shot]'))img.src=shots[+img.dataset.shot];</script>"
+    << "</body></html>\n";
   std::ofstream file(out, std::ios::binary | std::ios::trunc);
   file << h.str();
   if (!file.good()) {

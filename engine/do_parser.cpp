@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine/commands.h"
+#include "engine/page_model.h"  // kMask
 
 
 namespace lscope {
@@ -168,7 +169,6 @@ struct Sentence {
 };
 
 const char kMark = '\x01';
-const char* kMask = "\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2\xe2\x80\xa2";  // as responses mask secrets
 
 // The end of a JSON object starting at `i` ('{'), strings and nesting respected; npos if none.
 size_t objectEnd(const std::string& s, size_t i) {

@@ -239,10 +239,8 @@ Result<bool> ScannerClient::waitChange(long long timeout_ms) const {
   return r->value("changed", false);
 }
 
-bool ScannerClient::waitTimers(long long timeout_ms) const {
-  if (timeout_ms <= 0) return false;
-  auto r = call({{"cmd", "wait_timers"}, {"timeout", timeout_ms}});
-  return r && r->value("waited_ms", 0) > 0;
+void ScannerClient::waitTimers(long long timeout_ms) const {
+  if (timeout_ms > 0) (void)call({{"cmd", "wait_timers"}, {"timeout", timeout_ms}});  // failure: no wait
 }
 
 void ScannerClient::waitAnimations(long long timeout_ms) const {

@@ -187,9 +187,10 @@ void Session::trace(const Command& command, const Response& r, Clock::time_point
   std::string t = std::string(when) + "." + std::to_string(1000 + duration_cast<milliseconds>(now.time_since_epoch()).count() % 1000).substr(1) + "Z";
   // Arguments a command marks sensitive (do's sentence, a secret value) are never written.
   json args = command.args;
-  if (const CommandSpec* spec = specFor(command.name)) {
+  const CommandSpec* spec = specFor(command.name);
+  if (spec) {
     for (const auto& p : spec->params) {
-      if (p.sensitive && args.contains(p.name)) args[p.name] = "••••••••";
+      if (p.sensitive && args.contains(p.name)) args[p.name] = kMask;
     }
   }
   auto section = [&](const std::string& title) {
@@ -223,7 +224,6 @@ void Session::trace(const Command& command, const Response& r, Clock::time_point
   if (!changes.empty()) entry["changes"] = changes;
   if (r.data.contains("signals")) entry["signals"] = r.data["signals"];
   if (r.data.contains("url")) entry["url"] = r.data["url"];
-  const CommandSpec* spec = specFor(command.name);
   const bool acts = !spec || !spec->read_only;
   if (tracer_->options().screenshots && acts && browser_.backend) {
     if (auto b = page.backend()) {

@@ -2771,6 +2771,28 @@
     dispatchEvent(target, query);
   }
 
+  /**
+   * Asks the registry `<channel>-<question>` on `target` and returns which of `answers` it gave
+   * (`<channel>-<answer>` on `doc`, synchronously, inside the dispatch); null when no registry
+   * answers.
+   */
+  function askRegistryFor(doc, target, question, answers) {
+    const ch = channelName();
+    if (!ch) return null;
+    let answer = null;
+    const handlers = [];
+    each(answers, (a) => { handlers[handlers.length] = [ch + '-' + a, () => { answer = a; }]; });
+    try {
+      each(handlers, (h) => addListener(doc, h[0], h[1], true));
+      askRegistry(doc, target, ch + '-' + question);
+    } catch (e) {
+      answer = null;
+    } finally {
+      each(handlers, (h) => removeListener(doc, h[0], h[1], true));
+    }
+    return answer;
+  }
+
   // cursor:pointer. Computed styles for every element would cost a scan dearly; the rules that
   // set it are few: their selectors (dynamic pseudo-classes and pseudo-elements dropped) find
   // the elements, and each is then confirmed by its computed style. Inline styles count too.
@@ -5822,18 +5844,8 @@
     let keys = null;
     const focused = doc ? deepActiveElement(doc) : null;
     if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys };
-    const yes = () => { keys = true; };
-    const no = () => { keys = false; };
-    try {
-      addListener(doc, ch + '-keys', yes, true);
-      addListener(doc, ch + '-nokeys', no, true);
-      askRegistry(doc, focused, ch + '-kq');
-    } catch (e) {
-      keys = null;
-    } finally {
-      removeListener(doc, ch + '-keys', yes, true);
-      removeListener(doc, ch + '-nokeys', no, true);
-    }
+    const answer = askRegistryFor(doc, focused, 'kq', ['keys', 'nokeys']);
+    if (answer) keys = answer === 'keys';
     return { id: item.id, keys };
   }
 
@@ -6462,22 +6474,7 @@
 
   // The registry's short-timer watch (listeners.js): "-tarm" before the action, "-tq" after it
   // (pending or none), "-tw" to wait until the followed timers have run. No registry: no timers.
-  function askTimers(what, answers) {
-    const ch = channelName();
-    if (!ch) return null;
-    let answer = null;
-    const handlers = [];
-    each(answers, (a) => { handlers[handlers.length] = [ch + '-' + a, () => { answer = a; }]; });
-    try {
-      each(handlers, (h) => addListener(TOP_DOC, h[0], h[1], true));
-      askRegistry(TOP_DOC, TOP_DOC, ch + '-' + what);
-    } catch (e) {
-      answer = null;
-    } finally {
-      each(handlers, (h) => removeListener(TOP_DOC, h[0], h[1], true));
-    }
-    return answer;
-  }
+  const askTimers = (what, answers) => askRegistryFor(TOP_DOC, TOP_DOC, what, answers);
 
   function armWatch() {
     disarmWatch();
