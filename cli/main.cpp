@@ -77,6 +77,8 @@ struct Options {
   bool trace_screenshots = false;  // --trace-screenshots
   std::string trace_view_file, trace_view_out;  // trace view FILE --out
   std::string record_file;         // --record
+  std::string learn;               // --learn on|off|auto (or LSCOPE_LEARN); the config's otherwise
+  std::string learner_db;          // --learner-db
   std::string extension_id;        // --extension-id
   bool extension_launch = false;   // --extension-launch
   bool pair_new = false;           // pair --new
@@ -178,6 +180,7 @@ std::shared_ptr<lscope::SecretStore> g_secrets = std::make_shared<lscope::Secret
 lscope::mcp::SecretPortal* g_portal = nullptr;
 std::shared_ptr<lscope::IntentRegistry> g_registry;
 lscope::EngineConfig g_config;
+std::shared_ptr<lscope::LearnerStore> g_learner;  // null: not learning
 
 std::string homeDir() {
   const char* h = std::getenv("HOME");
@@ -228,6 +231,7 @@ lscope::SessionOptions engineOptions(const Options& o) {
   s.trace.max_bytes = static_cast<uint64_t>(std::max(1LL, o.trace_max_kb)) * 1024;
   s.trace.screenshots = o.trace_screenshots;
   s.record_file = o.record_file;
+  s.learner = g_learner;
   return s;
 }
 
@@ -410,6 +414,9 @@ int main(int argc, char** argv) {
   app.add_option("--trace", o.trace_dir, "write one JSONL trace per session into DIR (masked like responses)");
   app.add_option("--trace-max-kb", o.trace_max_kb, "a trace file rotates past this size (default 20480)")->check(CLI::Range(1LL, 10LL << 20));
   app.add_flag("--trace-screenshots", o.trace_screenshots, "a screenshot after each command that acts, referenced by its trace line");
+  app.add_option("--learn", o.learn, "the intent learner: on, off, or auto (on for local stdio only; default)")
+      ->check(CLI::IsMember({"on", "off", "auto"}));
+  app.add_option("--learner-db", o.learner_db, "the learner's SQLite store (default ~/.local/share/lemmascope/learner.db)");
   app.add_option("--record", o.record_file, "write the session's actions to FILE as an intent (typed values become parameters)");
   app.add_option("--log-level", o.log_level, "stderr log level")
       ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}));
@@ -541,6 +548,28 @@ int main(int argc, char** argv) {
     return 2;
   }
   startSignalThread(factory->get());
+
+  // The intent learner (§8.5, issue 18): on by default only where one local user drives it
+  // (stdio, run, repl); over HTTP only when config.yaml or --learn says so.
+  {
+    std::string mode = o.learn;
+    if (mode.empty()) {
+      const char* env = std::getenv("LSCOPE_LEARN");
+      mode = env && *env ? env : "";
+    }
+    if (mode.empty()) mode = g_config.learner.enabled == "true" ? "on" : g_config.learner.enabled == "false" ? "off" : "auto";
+    bool learning = mode == "on" || (mode == "auto" && o.http.empty());
+    if (learning && !scanner->parsed()) {
+      std::string db = !o.learner_db.empty() ? o.learner_db : !g_config.learner.store.empty() ? g_config.learner.store : lscope::LearnerConfig::defaultStore();
+      auto store = lscope::LearnerStore::open(db);
+      if (store) {
+        g_learner = *store;
+        spdlog::info("learner: {}", db);
+      } else {
+        spdlog::warn("learner off: {}", store.status().message());
+      }
+    }
+  }
 
   int code;
   if (run->parsed()) {

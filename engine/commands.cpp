@@ -167,6 +167,29 @@ std::vector<CommandSpec> buildTable() {
                 P{"to", T::kString, false, false, "file to write (default ~/.lemmascope/intents/<name>.yaml)"},
                 P{"out", T::kString, false, false, "the same as --to (the spec's spelling, §7.5)"}},
                {}, false, false, true, false});
+  // The intent learner (intent-engine.md §8, issue 18).
+  t.push_back({"learned", "Learned intents", "intent",
+               "Intents the learner proposes from repeated command sequences, and those saved.",
+               "learned [--all]",
+               {P{"all", T::kBoolean, false, false, "also the rejected ones"}},
+               {}, true, false, true, false});
+  t.push_back({"accept", "Accept proposal", "intent", "Save a learner proposal as a discovered intent (a tool from now on).",
+               "accept <name>", {P{"name", T::kString, true, true, ""}}, {}, false, false, true, false});
+  t.push_back({"reject", "Reject proposal", "intent", "Reject a learner proposal: it is never proposed again.",
+               "reject <name>", {P{"name", T::kString, true, true, ""}}, {}, false, false, true, false});
+  t.push_back({"refine", "Refine proposal", "intent",
+               "Show or change a proposal before saving it: add/remove param, edit/add/remove step, test, save, cancel (§8.4).",
+               "refine <name> [add param <p>:<type> [--optional] | remove param <p> | edit step <n> <step> | "
+               "add step <n> <step> | remove step <n> | rename <new> | test [--<p> <value> ...] | save | cancel]",
+               {P{"name", T::kString, true, true, ""},
+                P{"change", T::kString, false, true, "e.g. add param title:string --optional; test --rating 5", {}, true}},
+               {}, false, false, false, true});
+  t.push_back({"forget", "Forget learned", "intent",
+               "Delete what the learner recorded for a domain (or everything with --all), proposals and saved ones too.",
+               "forget <domain> | forget --all",
+               {P{"domain", T::kString, false, true, ""},
+                P{"all", T::kBoolean, false, false, "every domain"}},
+               {}, false, true, true, false});
   // Site packs (intent-engine.md §9.5).
   t.push_back({"packs", "List packs", "intent", "List site packs: loaded here, available, or invalid with the reason.",
                "packs [--reload]",

@@ -74,7 +74,7 @@ Status EngineConfig::set(const std::string& raw_key, const std::string& value) {
     for (std::string t; ss >> t;) {
       if (std::find(defaultTierPriority().begin(), defaultTierPriority().end(), t) == defaultTierPriority().end()) {
         return Status(codes::kParameterInvalid, key + ": unknown tier \"" + t + "\"",
-                      "tiers: session, user, pack, core, builtin");
+                      "tiers: session, discovered, user, pack, core, builtin");
       }
       tiers.push_back(t);
     }
@@ -131,6 +131,9 @@ Status EngineConfig::reset(const std::string& raw_key) {
   std::string key = strip(raw_key);
   EngineConfig d;
   if (key.empty() || key == "intent_engine") {
+    // File-only settings (where traces go, what the learner may record) stay as the file said.
+    d.trace_dir = trace_dir;
+    d.learner = learner;
     *this = d;
     return Status::ok();
   }
@@ -159,6 +162,21 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
   } catch (const YAML::Exception& e) {
     return Status(codes::kParameterInvalid,
                   path + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  if (YAML::Node learner = root["intent_learner"]; learner && learner.IsMap()) {
+    for (auto it = learner.begin(); it != learner.end(); ++it) {
+      std::string value;
+      if (it->second.IsSequence()) {
+        for (const auto& v : it->second) value += v.Scalar() + " ";
+        while (!value.empty() && value.back() == ' ') value.pop_back();
+      } else if (it->second.IsScalar()) {
+        value = it->second.Scalar();
+      }
+      Status s = c.learner.set(it->first.Scalar(), value);
+      if (!s) {
+        return Status(s.code(), path + ":" + std::to_string(it->first.Mark().line + 1) + ": " + s.message(), s.hint());
+      }
+    }
   }
   YAML::Node engine = root["intent_engine"];
   if (!engine) return c;

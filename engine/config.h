@@ -7,13 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "engine/learner.h"
 #include "engine/status.h"
 
 namespace lscope {
 
 struct EngineConfig {
   // resolution
-  std::vector<std::string> tier_priority;  // default: session, user, pack, core, builtin
+  std::vector<std::string> tier_priority;  // default: session, discovered, user, pack, core, builtin
   bool strict_mode = false;
   double do_threshold = 0.6;  // `do` runs its best reading at or above this confidence (0..1)
   // execution
@@ -28,6 +29,8 @@ struct EngineConfig {
   // logging: secrets are always masked; redact_sensitive cannot be turned off.
   bool redact_sensitive = true;
   std::string trace_dir;  // logging.trace_dir in the config file only (issue 20); --trace wins
+  // intent_learner: (§8.5), from the config file only: a client cannot aim the store elsewhere.
+  LearnerConfig learner;
 
   EngineConfig();
   // The configuration as nested JSON (intent_engine: {resolution, execution, ...}).

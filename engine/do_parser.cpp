@@ -645,4 +645,6 @@ std::string examplePhrase(const IntentDef& def) {
   return spaced;
 }
 
+std::string stemWord(const std::string& word) { return stem(word); }
+
 }  // namespace lscope

@@ -45,6 +45,9 @@ bool saysMore(const DoCandidate& a, const DoCandidate& b);
 // The parameters with sensitive values masked (ParamDef::sensitive, or a password-like name).
 json maskedParams(const IntentDef& def, const json& params);
 
+// Snowball's English stem of a word, lowercased (the learner compares targets' words with it).
+std::string stemWord(const std::string& word);
+
 // One example phrase for `def` (its first phrase, else its name in words), for capabilities.
 std::string examplePhrase(const IntentDef& def);
 

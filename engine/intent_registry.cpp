@@ -9,7 +9,7 @@
 namespace lscope {
 
 const std::vector<std::string>& defaultTierPriority() {
-  static const std::vector<std::string> kTiers = {"session", "user", "pack", "core", "builtin"};
+  static const std::vector<std::string> kTiers = {"session", "discovered", "user", "pack", "core", "builtin"};
   return kTiers;
 }
 

@@ -2,6 +2,7 @@
 // respond. Steps, control flow, targets with fallbacks, conditions, retries, checkpoints. Steps
 // are a thin front end: targets go through resolver.cpp, actions through the Page's action layer,
 // waits through the one wait engine (waits.h).
+#include <cmath>
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -28,7 +29,14 @@ std::string lowerCode(const std::string& code) {
   return out;
 }
 
-std::string str(const json& v) { return v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump(); }
+std::string str(const json& v) {
+  // A whole number given to a number parameter is 3, not 3.0, wherever it is text (a target).
+  if (v.is_number_float()) {
+    double d = v.get<double>();
+    if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15) return std::to_string(static_cast<long long>(d));
+  }
+  return v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump();
+}
 
 std::string seconds(Clock::time_point since) {
   auto ms = std::chrono::duration_cast<Millis>(Clock::now() - since).count();

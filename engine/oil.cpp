@@ -359,13 +359,15 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
       break;
   }
   if (!p.choices.empty()) {
+    // Case does not matter; the value is the choice as spelled (an intent's enum: "High").
     std::string v = lower(t.text);
-    if (std::find(p.choices.begin(), p.choices.end(), v) == p.choices.end()) {
+    auto it = std::find_if(p.choices.begin(), p.choices.end(), [&](const std::string& c) { return lower(c) == v; });
+    if (it == p.choices.end()) {
       std::string all;
       for (const auto& c : p.choices) all += (all.empty() ? "" : "|") + c;
       return syntaxError(t.col, p.name + " must be one of " + all + ", got '" + t.text + "'", spec.usage);
     }
-    return json(v);
+    return json(*it);
   }
   return json(t.text);
 }

@@ -47,6 +47,7 @@ Session::Session(BackendFactory* factory, SessionOptions options)
     tracer_ = std::make_unique<TraceWriter>(options_.trace, tag);
   }
   if (!options_.record_file.empty()) recorder_ = std::make_unique<Recorder>(options_.record_file);
+  if (options_.learner) loadDiscovered();
 }
 
 Session::~Session() = default;
@@ -145,6 +146,8 @@ Response Session::execute(const Command& original, const CallContext& context) {
   Command command = original;
   Status secrets = resolveSecrets(command, page);
   std::string url_before = browser_.last ? browser_.last->url : "";
+  LearnBefore learn_before;
+  if (options_.learner) learn_before = learnBefore();
   Response r = secrets ? dispatch(command, page) : errorResponse(command.name, secrets);
   // An error answers with the page's events too (a dialog, a script lscope stopped): the next
   // command's answer would tell them late, beside a page they no longer describe.
@@ -172,6 +175,10 @@ Response Session::execute(const Command& original, const CallContext& context) {
   if (context.cancelled() && r.code.empty()) r.code = codes::kCancelled;
   if (tracer_) trace(command, r, started, page);
   if (recorder_) recorder_->add(command, r);
+  if (options_.learner) {
+    learn(original, command, learn_before, r);
+    scrub(r);
+  }
   return r;
 }
 
@@ -260,6 +267,11 @@ Response Session::dispatch(const Command& c, Page& page) {
   if (n == "packs") return doPacks(c);
   if (n == "pack") return doPack(c);
   if (n == "intent") return doIntent(c, page);
+  if (n == "learned") return doLearned(c);
+  if (n == "accept") return doAccept(c);
+  if (n == "reject") return doReject(c);
+  if (n == "refine") return doRefine(c, page);
+  if (n == "forget") return doForget(c);
   if (n == "dismiss" || n == "submit") return doDismissOrSubmit(c, page);
   if (auto entry = findIntent(n)) return runIntent(*this, c, page, *entry);
   return errorResponse(n, Status(codes::kUnknownCommand, "unknown command " + n,
@@ -326,7 +338,13 @@ std::vector<Response> Session::runScript(const std::string& script, const CallCo
     ++line_no;
     start = end == std::string::npos ? script.size() + 1 : end + 1;
     if (context.cancelled()) break;
-    auto parsed = parseLine(line, lookup());
+    // refine's changes are written as the spec shows them (§8.4), past the OIL parser.
+    Result<std::optional<Command>> parsed = std::optional<Command>();
+    if (auto change = refineLine(line)) {
+      parsed = std::optional<Command>(std::move(*change));
+    } else {
+      parsed = parseLine(line, lookup());
+    }
     if (parsed && parsed->has_value()) {
       // Progress names the command, never its arguments (they may hold secrets).
       context.report(static_cast<double>(out.size() + 1), static_cast<double>(total_lines),

@@ -17,6 +17,7 @@
 #include "engine/config.h"
 #include "engine/intent_run.h"
 #include "engine/intents.h"
+#include "engine/learner.h"
 #include "engine/oil.h"
 #include "engine/packs.h"
 #include "engine/page.h"
@@ -42,6 +43,8 @@ struct SessionOptions {
   std::shared_ptr<const NavigationPolicy> policy;  // where pages may go; null: the default policy
   TraceOptions trace;                         // --trace DIR (issue 20); empty dir: none
   std::string record_file;                    // --record FILE (issue 20): the session as an intent
+  // The intent learner (§8, issue 18): null when learning is off for this server.
+  std::shared_ptr<LearnerStore> learner;
 };
 
 // Thread-safety: not thread-safe; one command at a time (the MCP layer queues calls), except
@@ -107,6 +110,25 @@ class Session : private IntentHost {
   Response doPacks(const Command& c);
   Response doPack(const Command& c);
 
+  // The intent learner (§8, engine/session_learn.cpp): each acting command recorded with its
+  // page context; proposals in "# discovered intent"; learned, accept, reject, refine, forget.
+  struct LearnBefore {
+    std::string url, document, patterns;
+    std::map<int, std::string> members;  // element id -> "pattern.field"
+  };
+  LearnBefore learnBefore() const;
+  void learn(const Command& original, const Command& command, const LearnBefore& before, Response& r);
+  void loadDiscovered();
+  bool registerDiscovered(const json& definition, std::string* error);
+  Response doLearned(const Command& c);
+  Response doAccept(const Command& c);
+  Response doReject(const Command& c);
+  Response doRefine(const Command& c, Page& page);
+  Response doForget(const Command& c);
+  // A refine line in OIL ("refine NAME test --rating 5"), or a bare refinement line while one
+  // is open ("add param title:string"): the change as written, past the OIL parser.
+  std::optional<Command> refineLine(const std::string& line) const;
+
   // IntentHost
   std::shared_ptr<const IntentEntry> findIntent(const std::string& name) const override;
   const EngineConfig& config() const override { return config_; }
@@ -130,6 +152,14 @@ class Session : private IntentHost {
   std::set<std::string> shadows_reported_;                  // "pack/intent" shadow notes given
   std::vector<std::string> pack_notes_;
   uint64_t packs_generation_ = 0;                           // the PackManager's, when rules were set
+  int64_t learn_session_ = 0;                               // this session's row in the learner store
+  int64_t learn_seq_ = 0;
+  std::set<std::string> announced_;                         // proposals shown in this session
+  struct Refining {
+    std::string name;
+    json definition;
+  };
+  std::optional<Refining> refining_;                        // refine NAME: the draft
 };
 
 // The built-in intents (§4, Appendix A) as definitions: parameters and options for the tool

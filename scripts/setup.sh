@@ -8,6 +8,7 @@ packages=(g++ cmake ninja-build ccache pkg-config
   nlohmann-json3-dev libcpp-httplib-dev libssl-dev zlib1g-dev libbrotli-dev libyaml-cpp-dev
   libwebsocketpp-dev libasio-dev libspdlog-dev doctest-dev libcli11-dev libre2-dev
   libstemmer-dev                 # Snowball stemmers, for do
+  libsqlite3-dev sqlite3         # the intent learner's store (sqlite3: its tests check the file)
   chromium chromium-driver
   wpewebkit-driver cog           # WPE WebKit behind WebDriver (lscope-e)
   openjdk-17-jre-headless        # Selenium Grid in the tests

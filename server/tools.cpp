@@ -72,6 +72,7 @@ std::vector<ToolDef> buildAll(const std::vector<std::shared_ptr<const IntentEntr
     if (findCommand(e->def->name)) continue;  // a command of the same name wins
     // A site pack's intents are listed while the pack is loaded (on its site, §9.6).
     bool listed = e->def->tier == "user" || e->def->tier == "session" || e->def->tier == "pack" ||
+                  e->def->tier == "discovered" ||
                   std::find_if(std::begin(kDefaultIntents), std::end(kDefaultIntents),
                                [&](const char* n) { return e->def->name == n; }) != std::end(kDefaultIntents);
     tools.push_back(toolFor(e->spec, listed));

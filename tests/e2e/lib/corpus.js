@@ -171,7 +171,7 @@ export function responses(script, output) {
 // after `timeoutMs`. Resolves {status, stdout, stderr, timedOut}.
 function runScript(args, script, timeoutMs) {
   return new Promise((resolve, reject) => {
-    const child = spawn(lscopeBin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(lscopeBin, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: { LSCOPE_LEARN: 'off', ...process.env } });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

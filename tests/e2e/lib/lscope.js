@@ -17,7 +17,8 @@ export async function connect(args = [], { env = {}, capabilities = {} } = {}) {
   const transport = new StdioClientTransport({
     command: lscopeBin,
     args: [...args, ...backendArgs],
-    env: { ...process.env, ...env },
+    // The learner stays off unless a test turns it on (its store is the user's otherwise).
+    env: { LSCOPE_LEARN: 'off', ...process.env, ...env },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -120,7 +121,7 @@ export function waitExit(child, ms = 15000) {
 
 // Runs lscope to completion without blocking the event loop (fixture servers live in this
 // process), feeding `input` on stdin. Resolves {status, stdout, stderr}.
-export function runLscope(args, { input = '', env = process.env, bin = lscopeBin } = {}) {
+export function runLscope(args, { input = '', env = { LSCOPE_LEARN: 'off', ...process.env }, bin = lscopeBin } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -161,7 +162,7 @@ export function conform(testFn) {
 // `url` has started the browser; returns the process, the browser's (and driver's) pids and
 // the browser's profile directory.
 export async function startWithBrowser(url, extraArgs = []) {
-  const child = spawn(lscopeBin, extraArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(lscopeBin, extraArgs, { stdio: ['pipe', 'pipe', 'pipe'], env: { LSCOPE_LEARN: 'off', ...process.env } });
   const lines = [];
   let buf = '';
   child.stdout.on('data', (d) => {
