@@ -13,6 +13,7 @@ packages=(g++ cmake ninja-build ccache pkg-config
   wpewebkit-driver cog           # WPE WebKit behind WebDriver (lscope-e)
   openjdk-17-jre-headless        # Selenium Grid in the tests
   openssl                        # the site copies' HTTPS certificate in the pack tests
+  lintian                        # checks the .deb in the package test
   clang libclang-rt-14-dev)      # the sanitizer build and the libFuzzer targets (scripts/sanitize.sh)
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
