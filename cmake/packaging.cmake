@@ -1,5 +1,6 @@
 # Packaging (issue 20): `cpack` in the build directory makes a Debian package of what
-# `cmake --install` installs.
+# `cmake --install` installs; `cmake --build build --target mcpb` makes an MCP Bundle (.mcpb) of
+# the same tree and writes build/server.json with the bundle's sha256 (cmake/mcpb.cmake).
 
 # What only the packages carry: the Debian copyright and changelog files (lintian wants both).
 set(LSCOPE_DEB_CHANGELOG ${CMAKE_BINARY_DIR}/packaging/changelog.gz)
@@ -45,3 +46,12 @@ set(CPACK_STRIP_FILES ON)  # lintian: unstripped-binary-or-object is an error
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)
 
+# The MCP Bundle: the installed tree (stripped, without the alias symlinks) plus manifest.json,
+# zipped; then server.json (the repository's, with this bundle's fileSha256) beside it.
+add_custom_target(mcpb
+  COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${CMAKE_BINARY_DIR} -DOUT_DIR=${CMAKE_BINARY_DIR}
+          -DSOURCE_DIR=${CMAKE_SOURCE_DIR} -DVERSION=${PROJECT_VERSION}
+          -DPROCESSOR=${CMAKE_SYSTEM_PROCESSOR} -P ${CMAKE_SOURCE_DIR}/cmake/mcpb.cmake
+  COMMENT "Packing the MCP Bundle and writing server.json"
+  VERBATIM)
+add_dependencies(mcpb lscope extension_zip deb_changelog)
