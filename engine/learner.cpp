@@ -614,6 +614,36 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
     }
     int obs = static_cast<int>(c.occs.size());
     if (obs < config.min_observations || sessions.size() < 2 || !sessions.count(current_session)) continue;
+    // Not chance: commands this common, in this order within the gaps allowed, would occur
+    // `expected` times in a history of this size; a flow occurs far more often than that.
+    double expected = 0;
+    {
+      size_t n = 0;
+      std::vector<double> freq(tmpl.size(), 0);
+      for (const auto& s : seqs) {
+        n += s.feats.size();
+        for (const auto& f : s.feats) {
+          for (size_t k = 0; k < tmpl.size(); ++k) freq[k] += sim(tmpl[k], f) >= kMatch ? 1 : 0;
+        }
+      }
+      // The window a step was found in: one place, plus the gaps the occurrences left on average.
+      double gaps = 0;
+      for (const auto& occ : c.occs) gaps += static_cast<double>(occ.idx.back() - occ.idx.front() + 1 - occ.idx.size());
+      double window = 1 + std::ceil(gaps / static_cast<double>(c.occs.size()) / static_cast<double>(tmpl.size() - 1));
+      double chance = static_cast<double>(n);
+      for (size_t k = 0; k < tmpl.size(); ++k) {
+        double pk = freq[k] / static_cast<double>(n);
+        chance *= k == 0 ? pk : 1.0 - std::pow(1.0 - pk, window);
+      }
+      expected = chance;
+    }
+    // Poisson: the chance of seeing it this often by accident must be below 1 in 1,000.
+    double tail = 0, term = std::exp(-expected);
+    for (int k = 0; k < obs; ++k) {
+      tail += term;
+      term *= expected / (k + 1);
+    }
+    if (1.0 - tail >= 0.001) continue;
     c.consistency = total / obs;
     c.rank = obs * static_cast<double>(tmpl.size()) * c.consistency;
     found.push_back(std::move(c));
