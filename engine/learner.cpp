@@ -61,6 +61,7 @@ struct Feat {
   std::vector<std::string> words;  // stemmed, sorted, unique; no numbers, no stop words
   std::string number;              // the first number of the text ("5 stars": 5)
   bool echo = false;               // the text repeats what the session typed just before
+  int id = -1;                     // interned within one recognize() call (-1: not interned)
 };
 
 std::vector<std::string> stems(const std::string& text) {
@@ -133,6 +134,29 @@ double sim(const Feat& a, const Feat& b) {
   return s;
 }
 
+// recognize() compares the same few distinct commands many times: features are interned and
+// their similarities cached for the call.
+struct SimCache {
+  std::map<std::string, int> ids;
+  std::vector<double> values;  // ids x ids, -1: not computed
+  size_t n = 0;
+};
+thread_local SimCache* g_cache = nullptr;
+
+double simc(const Feat& a, const Feat& b) {
+  if (!g_cache || a.id < 0 || b.id < 0) return sim(a, b);
+  double& v = g_cache->values[static_cast<size_t>(a.id) * g_cache->n + static_cast<size_t>(b.id)];
+  if (v < 0) v = sim(a, b);
+  return v;
+}
+
+std::string internKey(const Feat& f) {
+  std::string k = f.action + '\x1f' + f.type + '\x1f' + f.role + '\x1f' + f.selector + '\x1f' + f.field + '\x1f' + f.member +
+                  '\x1f' + f.path + '\x1f' + f.key + '\x1f' + (f.echo ? "e" : "") + '\x1f';
+  for (const auto& w : f.words) k += w + ' ';
+  return k;
+}
+
 json featJson(const Feat& f) {
   json j = {{"action", f.action}};
   auto put = [&](const char* k, const std::string& v) {
@@ -202,18 +226,18 @@ std::vector<Occurrence> occurrencesIn(const std::vector<Feat>& tmpl, const Seq& 
   size_t pos = 0;
   while (pos < s.feats.size()) {
     size_t start = pos;
-    while (start < s.feats.size() && sim(tmpl[0], s.feats[start]) < kMatch) ++start;
+    while (start < s.feats.size() && simc(tmpl[0], s.feats[start]) < kMatch) ++start;
     if (start >= s.feats.size()) break;
     Occurrence occ;
     occ.session = s.session;
     occ.idx.push_back(start);
-    double total = sim(tmpl[0], s.feats[start]);
+    double total = simc(tmpl[0], s.feats[start]);
     size_t cur = start;
     bool whole = true;
     for (size_t k = 1; k < tmpl.size() && whole; ++k) {
       whole = false;
       for (size_t j = cur + 1; j < s.feats.size() && j <= cur + 1 + kMaxGap; ++j) {
-        double v = sim(tmpl[k], s.feats[j]);
+        double v = simc(tmpl[k], s.feats[j]);
         if (v >= kMatch) {
           occ.idx.push_back(j);
           total += v;
@@ -246,7 +270,7 @@ std::vector<std::pair<size_t, size_t>> align(const std::vector<Feat>& a, const s
     for (size_t j = 1; j <= m; ++j) {
       double v = 0;
       char f = 0;
-      double s = sim(a[i - 1], b[j - 1]);
+      double s = simc(a[i - 1], b[j - 1]);
       if (s >= kMatch && h[at(i - 1, j - 1)] + 1 + s > v) {
         v = h[at(i - 1, j - 1)] + 1 + s;
         f = 1;
@@ -569,6 +593,16 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
     seqs[it->second].feats.push_back(featuresOf(o));
   }
   for (auto& s : seqs) markEchoes(s);
+  SimCache cache;
+  for (auto& s : seqs) {
+    for (auto& f : s.feats) f.id = cache.ids.emplace(internKey(f), static_cast<int>(cache.ids.size())).first->second;
+  }
+  cache.n = cache.ids.size();
+  cache.values.assign(cache.n * cache.n, -1.0);
+  struct Scope {
+    explicit Scope(SimCache* c) { g_cache = c; }
+    ~Scope() { g_cache = nullptr; }
+  } scope(&cache);
   auto cur_it = where.find(current_session);
   if (cur_it == where.end() || seqs.size() < 2) return {};
   const Seq& cur = seqs[cur_it->second];
@@ -596,7 +630,7 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
     bool dup = std::any_of(found.begin(), found.end(), [&](const Candidate& c) {
       if (c.tmpl.size() != tmpl.size()) return false;
       for (size_t k = 0; k < tmpl.size(); ++k) {
-        if (sim(c.tmpl[k], tmpl[k]) < 0.99) return false;
+        if (simc(c.tmpl[k], tmpl[k]) < 0.99) return false;
       }
       return true;
     });
@@ -623,7 +657,7 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
       for (const auto& s : seqs) {
         n += s.feats.size();
         for (const auto& f : s.feats) {
-          for (size_t k = 0; k < tmpl.size(); ++k) freq[k] += sim(tmpl[k], f) >= kMatch ? 1 : 0;
+          for (size_t k = 0; k < tmpl.size(); ++k) freq[k] += simc(tmpl[k], f) >= kMatch ? 1 : 0;
         }
       }
       // The window a step was found in: one place, plus the gaps the occurrences left on average.
@@ -680,7 +714,7 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
     int agree = 0;
     for (const Feat* a : nexts) {
       int n = 0;
-      for (const Feat* b : nexts) n += sim(*a, *b) >= kMatch ? 1 : 0;
+      for (const Feat* b : nexts) n += simc(*a, *b) >= kMatch ? 1 : 0;
       agree = std::max(agree, n);
     }
     bool continues = agree >= 2 && agree * 2 >= others;
