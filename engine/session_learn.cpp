@@ -117,6 +117,10 @@ void Session::learn(const Command& original, const Command& c, const LearnBefore
   o.sensitive = (el && el->isSensitive()) || o.role == "password" || isSensitiveName(o.text) || isSensitiveName(o.field) ||
                 secret_ref || known_secret || excludedField(cfg.exclude_fields, o);
   if (o.sensitive) o.value.clear();
+  // §13.1: whatever the page put a secret into (its URL's query after a GET form, a label)
+  // is masked as in responses; the page's own query is not kept with the path at all.
+  o.path = o.path.substr(0, o.path.find_first_of("?#"));
+  for (std::string* f : {&o.value, &o.text, &o.selector, &o.field, &o.path}) *f = scrubText(*f, browser_.secrets);
   if (!learn_session_) {
     auto id = options_.learner->newSession();
     if (!id) {

@@ -103,7 +103,8 @@ describe('secrets audit', () => {
     // Traces (issue 20) with screenshots, and the session recorded as an intent, go into the
     // sandbox, which is read below.
     const { client, stderr } = await connect(['--tools', 'all', '--log-level', 'trace', '--secrets', secretsFile,
-      '--trace', path.join(box.tmp, 'traces'), '--trace-screenshots', '--record', path.join(box.tmp, 'recorded.yaml')],
+      '--trace', path.join(box.tmp, 'traces'), '--trace-screenshots', '--record', path.join(box.tmp, 'recorded.yaml'),
+      '--learn', 'on'],
       { env: box.env, capabilities: { elicitation: { url: {} } } });
     const seen = [];
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => seen.push(JSON.stringify(n)));
@@ -197,6 +198,11 @@ describe('secrets audit', () => {
     const traces = fs.readdirSync(path.join(box.tmp, 'traces'));
     assert.ok(traces.some((f) => f.endsWith('.jsonl')) && traces.some((f) => f.endsWith('.png')), traces.join(' '));
     assert.match(fs.readFileSync(path.join(box.tmp, 'recorded.yaml'), 'utf8'), /action: type/, 'the session was recorded');
+    // The learner's store (its default place under XDG_DATA_HOME) recorded the session: it is
+    // among the files read below, database and WAL.
+    const store = path.join(box.home, '.local/share/lemmascope/learner.db');
+    assert.ok(fs.existsSync(store), 'the learner store was written');
+    assert.ok(fs.statSync(store).size + (fs.existsSync(store + '-wal') ? fs.statSync(store + '-wal').size : 0) > 8192, 'with rows');
     const found = [...leaks('client', seen.join('\n')), ...leaks('stderr', stderr()),
       ...diskLeaks([box.home, box.tmp])];
     assert.deepEqual(found, [], `planted values leaked:\n${found.join('\n')}`);
