@@ -14,6 +14,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 
 #include "engine/do_parser.h"
 #include "engine/learner.h"
@@ -137,17 +138,17 @@ double sim(const Feat& a, const Feat& b) {
 // recognize() compares the same few distinct commands many times: features are interned and
 // their similarities cached for the call.
 struct SimCache {
-  std::map<std::string, int> ids;
-  std::vector<double> values;  // ids x ids, -1: not computed
-  size_t n = 0;
+  std::unordered_map<std::string, int> ids;
+  std::unordered_map<uint64_t, double> values;  // (smaller id << 32 | larger id) -> similarity
 };
 thread_local SimCache* g_cache = nullptr;
 
 double simc(const Feat& a, const Feat& b) {
   if (!g_cache || a.id < 0 || b.id < 0) return sim(a, b);
-  double& v = g_cache->values[static_cast<size_t>(a.id) * g_cache->n + static_cast<size_t>(b.id)];
-  if (v < 0) v = sim(a, b);
-  return v;
+  uint64_t lo = static_cast<uint64_t>(std::min(a.id, b.id)), hi = static_cast<uint64_t>(std::max(a.id, b.id));
+  auto [it, fresh] = g_cache->values.try_emplace(lo << 32 | hi, 0.0);
+  if (fresh) it->second = sim(a, b);
+  return it->second;
 }
 
 std::string internKey(const Feat& f) {
@@ -196,23 +197,22 @@ Feat featFromJson(const json& j) {
 
 struct Seq {
   int64_t session = 0;
-  std::vector<const Observed*> cmds;
+  std::vector<Observed> cmds;
   std::vector<Feat> feats;
 };
 
-// Marks the clicks whose text repeats words typed in the last four commands (a search result
-// opened after typing its query).
-void markEchoes(Seq& s) {
-  for (size_t i = 0; i < s.cmds.size(); ++i) {
-    const auto& a = s.cmds[i]->action;
-    if (a != "click" && a != "check") continue;
-    for (size_t back = 1; back <= 4 && back <= i; ++back) {
-      const Observed& t = *s.cmds[i - back];
-      if (t.action != "type" || t.sensitive || t.value.empty()) continue;
-      if (overlap(stems(t.value), s.feats[i].words) > 0) s.feats[i].echo = true;
-      break;
-    }
+// Whether the session's last command is a click whose text repeats words typed in the four
+// commands before it (a search result opened after typing its query).
+bool echoes(const Seq& s) {
+  size_t i = s.cmds.size() - 1;
+  const auto& a = s.cmds[i].action;
+  if (a != "click" && a != "check") return false;
+  for (size_t back = 1; back <= 4 && back <= i; ++back) {
+    const Observed& t = s.cmds[i - back];
+    if (t.action != "type" || t.sensitive || t.value.empty()) continue;
+    return overlap(stems(t.value), s.feats[i].words) > 0;
   }
+  return false;
 }
 
 struct Occurrence {
@@ -258,7 +258,8 @@ std::vector<Occurrence> occurrencesIn(const std::vector<Feat>& tmpl, const Seq& 
   return out;
 }
 
-// Local alignment of a (the current session's window) with b: the matched positions of a and b.
+// Local alignment of a (the current session's window, ending at its last command) with b: the
+// matched positions of a and b.
 std::vector<std::pair<size_t, size_t>> align(const std::vector<Feat>& a, const std::vector<Feat>& b) {
   size_t n = a.size(), m = b.size();
   std::vector<double> h((n + 1) * (m + 1), 0.0);
@@ -285,7 +286,8 @@ std::vector<std::pair<size_t, size_t>> align(const std::vector<Feat>& a, const s
       }
       h[at(i, j)] = v;
       from[at(i, j)] = f;
-      if (v > best) {
+      // Only alignments that end with the window's last command: what this command completes.
+      if (i == n && v > best) {
         best = v;
         bi = i;
         bj = j;
@@ -407,7 +409,7 @@ Built generalize(const std::vector<Feat>& tmpl, const std::vector<Occurrence>& o
   for (const auto& s : seqs) by_session[s.session] = &s;
   auto column = [&](size_t k) {
     std::vector<const Observed*> out;
-    for (const auto& o : occs) out.push_back(by_session[o.session]->cmds[o.idx[k]]);
+    for (const auto& o : occs) out.push_back(&by_session[o.session]->cmds[o.idx[k]]);
     return out;
   };
   json steps = json::array(), params = json::array();
@@ -579,36 +581,66 @@ bool containsTemplate(const json& big, const json& small) {
   return k == small.size();
 }
 
-std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t current_session,
-                                const LearnerConfig& config, const std::function<bool(const std::string&)>& taken) {
+struct LearnerIndex::Impl {
+  std::string domain;
   std::vector<Seq> seqs;
   std::map<int64_t, size_t> where;
-  for (const auto& o : history) {
+  SimCache cache;  // kept across calls: the same commands recur
+
+  void add(const Observed& o) {
+    if (domain.empty()) domain = o.domain;
     auto it = where.find(o.session);
     if (it == where.end()) {
       it = where.emplace(o.session, seqs.size()).first;
       seqs.push_back(Seq{o.session, {}, {}});
     }
-    seqs[it->second].cmds.push_back(&o);
-    seqs[it->second].feats.push_back(featuresOf(o));
+    Seq& s = seqs[it->second];
+    s.cmds.push_back(o);
+    s.feats.push_back(featuresOf(o));
+    Feat& f = s.feats.back();
+    f.echo = echoes(s);
+    f.id = cache.ids.emplace(internKey(f), static_cast<int>(cache.ids.size())).first->second;
   }
-  for (auto& s : seqs) markEchoes(s);
-  SimCache cache;
-  for (auto& s : seqs) {
-    for (auto& f : s.feats) f.id = cache.ids.emplace(internKey(f), static_cast<int>(cache.ids.size())).first->second;
-  }
-  cache.n = cache.ids.size();
-  cache.values.assign(cache.n * cache.n, -1.0);
+};
+
+LearnerIndex::LearnerIndex() : impl_(std::make_unique<Impl>()) {}
+LearnerIndex::~LearnerIndex() = default;
+
+void LearnerIndex::reset(const std::vector<Observed>& history) {
+  impl_ = std::make_unique<Impl>();
+  for (const auto& o : history) impl_->add(o);
+}
+
+void LearnerIndex::add(const Observed& o) { impl_->add(o); }
+
+const std::string& LearnerIndex::domain() const { return impl_->domain; }
+
+size_t LearnerIndex::commands(int64_t session) const {
+  auto it = impl_->where.find(session);
+  return it == impl_->where.end() ? 0 : impl_->seqs[it->second].cmds.size();
+}
+
+std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t current_session,
+                                const LearnerConfig& config, const std::function<bool(const std::string&)>& taken) {
+  LearnerIndex index;
+  index.reset(history);
+  return index.recognize(current_session, config, taken);
+}
+
+std::vector<Proposal> LearnerIndex::recognize(int64_t current_session, const LearnerConfig& config,
+                                              const std::function<bool(const std::string&)>& taken) const {
+  const std::vector<Seq>& seqs = impl_->seqs;
+  const std::map<int64_t, size_t>& where = impl_->where;
   struct Scope {
     explicit Scope(SimCache* c) { g_cache = c; }
     ~Scope() { g_cache = nullptr; }
-  } scope(&cache);
+  } scope(&impl_->cache);
   auto cur_it = where.find(current_session);
   if (cur_it == where.end() || seqs.size() < 2) return {};
   const Seq& cur = seqs[cur_it->second];
   size_t from = cur.feats.size() > kWindow ? cur.feats.size() - kWindow : 0;
   std::vector<Feat> window(cur.feats.begin() + static_cast<long>(from), cur.feats.end());
-  const std::string domain = history.empty() ? "" : history[0].domain;
+  const std::string& domain = impl_->domain;
 
   struct Candidate {
     std::vector<Feat> tmpl;
@@ -619,6 +651,8 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
   std::vector<Candidate> found;
   for (const auto& other : seqs) {
     if (other.session == current_session) continue;
+    // An alignment must end with a match of this command: a session without one has none.
+    if (std::none_of(other.feats.begin(), other.feats.end(), [&](const Feat& f) { return simc(window.back(), f) >= kMatch; })) continue;
     auto pairs = align(window, other.feats);
     if (pairs.size() < 2) continue;
     std::vector<Feat> tmpl;
@@ -664,10 +698,12 @@ std::vector<Proposal> recognize(const std::vector<Observed>& history, int64_t cu
       double gaps = 0;
       for (const auto& occ : c.occs) gaps += static_cast<double>(occ.idx.back() - occ.idx.front() + 1 - occ.idx.size());
       double window = 1 + std::ceil(gaps / static_cast<double>(c.occs.size()) / static_cast<double>(tmpl.size() - 1));
-      double chance = static_cast<double>(n);
-      for (size_t k = 0; k < tmpl.size(); ++k) {
+      // Each time the first step occurs, the chance that the next steps follow it by accident
+      // within the window, from how common each is in the history.
+      double chance = freq[0];
+      for (size_t k = 1; k < tmpl.size(); ++k) {
         double pk = freq[k] / static_cast<double>(n);
-        chance *= k == 0 ? pk : 1.0 - std::pow(1.0 - pk, window);
+        chance *= 1.0 - std::pow(1.0 - pk, window);
       }
       expected = chance;
     }

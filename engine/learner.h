@@ -108,6 +108,26 @@ struct Proposal {
   bool continues = false;
 };
 
+// A domain's history with each command's features worked out once (stemmed words, interned
+// features, their similarities cached): the Session keeps one and appends to it, so that
+// recognizing after a command reads neither the store nor the same words again.
+class LearnerIndex {
+ public:
+  LearnerIndex();
+  ~LearnerIndex();
+  void reset(const std::vector<Observed>& history);
+  void add(const Observed& o);
+  const std::string& domain() const;
+  size_t commands(int64_t session) const;
+  // See recognize() below.
+  std::vector<Proposal> recognize(int64_t current_session, const LearnerConfig& config,
+                                  const std::function<bool(const std::string&)>& taken) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // Finds repeated sequences in a domain's history (§8.2): sequences of the current session's
 // last commands aligned with each other session's (gaps allowed for noise), counted across
 // every session, generalized into a parameterized intent. `taken` says whether a name is in

@@ -155,6 +155,8 @@ class Session : private IntentHost {
   int64_t learn_session_ = 0;                               // this session's row in the learner store
   int64_t learn_seq_ = 0;
   std::set<std::string> announced_;                         // proposals shown in this session
+  std::unique_ptr<LearnerIndex> learn_index_;               // the current domain's history, features worked out
+  Clock::time_point learn_loaded_{};                        // when it was read from the store
   struct Refining {
     std::string name;
     json definition;

@@ -137,14 +137,24 @@ void Session::learn(const Command& original, const Command& c, const LearnBefore
     return;
   }
 
-  // §8.2–8.3: what this command completes, proposed once per session.
-  auto history = options_.learner->history(o.domain, 20, 150);
+  // §8.2–8.3: what this command completes, proposed once per session. The domain's history is
+  // read from the store when the agent arrives on it, and again after 30 s for what other
+  // processes added; in between this session's commands are appended to it.
+  auto now = Clock::now();
+  if (!learn_index_ || learn_index_->domain() != o.domain || now - learn_loaded_ > std::chrono::seconds(30)) {
+    if (!learn_index_) learn_index_ = std::make_unique<LearnerIndex>();
+    learn_index_->reset(options_.learner->history(o.domain, 20, 150));
+    learn_loaded_ = now;
+  } else {
+    learn_index_->add(o);
+  }
+  if (learn_index_->commands(learn_session_) < 2) return;
   auto stored = options_.learner->proposals(o.domain);
   auto taken = [&](const std::string& n) {
     if (findCommand(n) || findIntent(n)) return true;
     return std::any_of(stored.begin(), stored.end(), [&](const ProposalRow& p) { return p.name == n; });
   };
-  for (auto& p : recognize(history, learn_session_, cfg, taken)) {
+  for (auto& p : learn_index_->recognize(learn_session_, cfg, taken)) {
     if (p.continues) continue;  // the earlier occurrences went on: propose the whole sequence
     auto same = std::find_if(stored.begin(), stored.end(), [&](const ProposalRow& q) { return sameTemplate(q.tmpl, p.row.tmpl); });
     if (same == stored.end()) {
@@ -303,6 +313,7 @@ Response Session::doForget(const Command& c) {
   }
   announced_.clear();
   refining_.reset();
+  learn_index_.reset();
   Response r = okResponse("forget", all ? "everything" : domain);
   r.add("deleted", std::to_string(*n) + " rows");
   r.data["deleted"] = *n;
