@@ -149,6 +149,39 @@ describe('the extension backend in a browser lscope launched (--extension-launch
     assert.match(tabs[0], /dashboard\.html.*\(active\)/);
   });
 
+  it('the user shares a tab of theirs from the popup: the agent lists it and types in it; closing it gives it back, still open', async () => {
+    await ok('goto', { url: `${fixtures.base}/search.html` });
+    const { targetId: userTab } = await devtools.send('Target.createTarget', { url: `${fixtures.base}/login.html?mine=1` });
+    await until('the user\'s tab to load', async () => (await targets()).some((t) => t.targetId === userTab && t.url.endsWith('mine=1')));
+    assert.doesNotMatch(await ok('tabs'), /mine=1/, 'not the agent\'s before it is shared');
+    const tabId = await inWorker(`chrome.tabs.query({}).then((ts) => ts.find((t) => (t.url || '').endsWith('mine=1')).id)`);
+    // The popup, as the user opens it; its button shares the active tab, here named outright.
+    const { targetId: popupTab } = await devtools.send('Target.createTarget', { url: `chrome-extension://${extensionId}/popup.html` });
+    const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: popupTab, flatten: true });
+    const popup = async (expression) => (await devtools.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value;
+    await until('the popup to show the connection', async () => /Connected to Lemmascope/.test(await popup('document.getElementById("state").textContent')));
+    const shared = JSON.parse(await popup(`chrome.runtime.sendMessage({ type: 'share', tabId: ${tabId} }).then((r) => JSON.stringify(r))`));
+    assert.equal(shared.ok, true, JSON.stringify(shared));
+    const notPage = JSON.parse(await popup(`chrome.runtime.sendMessage({ type: 'share', tabId: ${await inWorker(`chrome.tabs.query({}).then((ts) => ts.find((t) => t.url.startsWith('chrome-extension://')).id)`)} }).then((r) => JSON.stringify(r))`));
+    assert.equal(notPage.ok, false, 'an extension page is not shared');
+    // The agent hears of it (tab opened) and lists it; it can act there.
+    const line = await until('the shared tab in the list', async () => (await ok('tabs')).split('\n').find((l) => /mine=1/.test(l)));
+    const n = /^\[(\d+)\]/.exec(line)[1];
+    await ok('tabs', { action: 'switch', tab: n });
+    assert.match(await ok('type', { target: 'Email', text: 'shared@example.com' }), /shared@example\.com/);
+    const { sessionId: userSession } = await devtools.send('Target.attachToTarget', { targetId: userTab, flatten: true });
+    const typed = await devtools.send('Runtime.evaluate', { expression: 'document.querySelector("input[type=email], input[name=email]").value', returnByValue: true }, userSession);
+    assert.equal(typed.result.value, 'shared@example.com', 'typed into the user\'s own tab');
+    // The agent closes it: the user's tab stays open, no longer the agent's.
+    await ok('tabs', { action: 'close', tab: n });
+    assert.ok((await targets()).some((t) => t.targetId === userTab), 'the user\'s tab is still open');
+    assert.doesNotMatch(await ok('tabs'), /mine=1/);
+    const status = JSON.parse(await popup(`chrome.runtime.sendMessage({ type: 'status' }).then((r) => JSON.stringify(r.status))`));
+    assert.deepEqual(status.shared, []);
+    await devtools.send('Target.closeTarget', { targetId: popupTab });
+    await devtools.send('Target.closeTarget', { targetId: userTab });
+  });
+
   it('the extension\'s service worker is stopped: it comes back and the session goes on in the same tab', async () => {
     await ok('goto', { url: `${fixtures.base}/login.html` });
     await ok('type', { target: 'Email', text: 'ada@example.com' });

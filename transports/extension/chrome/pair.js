@@ -23,6 +23,19 @@ function show(r) {
     stateEl.className = s.error ? 'error' : '';
   }
   document.body.dataset.state = s.paired ? s.state : 'not paired';
+  showSharing(s);
+}
+
+// The popup's share buttons, for the active tab of the window the popup belongs to.
+async function showSharing(s) {
+  const shareEl = document.getElementById('share');
+  const unshareEl = document.getElementById('unshare');
+  if (!shareEl || !unshareEl) return;
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true }).catch(() => []);
+  const mine = tab && tab.url && tab.url.startsWith(chrome.runtime.getURL(''));
+  const shared = tab && s.shared && s.shared.includes(tab.id);
+  shareEl.hidden = !tab || mine || shared || s.state !== 'connected';
+  unshareEl.hidden = !shared;
 }
 
 const ask = (msg) => chrome.runtime.sendMessage(msg).then(show, (e) => show({ ok: false, error: String(e) }));
@@ -34,6 +47,8 @@ if (form) {
     ask({ type: 'pair', code: document.getElementById('code').value });
   });
   document.getElementById('unpair').addEventListener('click', () => ask({ type: 'unpair' }));
+  document.getElementById('share')?.addEventListener('click', () => ask({ type: 'share' }));
+  document.getElementById('unshare')?.addEventListener('click', () => ask({ type: 'unshare' }));
 }
 
 const code = decodeURIComponent(location.hash.slice(1));

@@ -5,7 +5,9 @@
 // browser-level Target domain the server speaks (create, attach, close, list tabs; browser
 // contexts) is emulated over the tabs API: a "browser context" is a tab group of the agent's
 // own, and only tabs the agent opened (or that they opened) are ever attached or listed. The
-// user's other tabs are never touched.
+// user's other tabs are never touched, unless the user shares one from the popup ("Share this
+// tab with the agent"): it joins the agent's latest context, is never closed by the agent (closing
+// or disposing releases it), and "Stop sharing" or closing the debugging bar takes it back.
 //
 // Wire format (JSON text frames), CDP-shaped:
 //   server -> extension  {id, method, params, sessionId?}
@@ -30,10 +32,11 @@ let retryTimer = null;
 // State that must survive the service worker's suspension lives in chrome.storage.session:
 //   contexts: contextId -> {groupId}      tabs: tabId -> contextId
 //   setup: tabId -> [[method, params]]     children: child session id -> tabId
-let S = { contexts: {}, tabs: {}, setup: {}, children: {} };
+//   shared: tabId -> true (a user's tab)   latest: the context the server made last
+let S = { contexts: {}, tabs: {}, setup: {}, children: {}, shared: {}, latest: null };
 const attached = new Set();  // tabs our debugger is attached to, as far as this worker knows
 const chains = new Map();    // session id -> promise: commands are issued in arrival order
-const loaded = chrome.storage.session.get('relay').then((got) => { if (got.relay) S = got.relay; });
+const loaded = chrome.storage.session.get('relay').then((got) => { if (got.relay) S = { shared: {}, latest: null, ...got.relay }; });
 const save = () => chrome.storage.session.set({ relay: S }).catch(() => {});
 
 // --- the connection ---------------------------------------------------------------------------
@@ -268,15 +271,18 @@ const browserCommands = {
   'Target.createBrowserContext': async () => {
     const id = 'lemmascope-' + crypto.randomUUID().slice(0, 8);
     S.contexts[id] = { groupId: null };
+    S.latest = id;
     await save();
     return { browserContextId: id };
   },
   'Target.disposeBrowserContext': async ({ browserContextId }) => {
     const ids = Object.keys(S.tabs).filter((t) => S.tabs[t] === browserContextId).map(Number);
+    const own = ids.filter((id) => !S.shared[id]);  // a tab the user shared goes back to the user, open
     for (const id of ids) release(id);
     delete S.contexts[browserContextId];
+    if (S.latest === browserContextId) S.latest = null;
     await save();
-    if (ids.length) await chrome.tabs.remove(ids).catch(() => {});
+    if (own.length) await chrome.tabs.remove(own).catch(() => {});
     return {};
   },
   'Target.createTarget': async ({ url, browserContextId }) => {
@@ -302,6 +308,12 @@ const browserCommands = {
   },
   'Target.closeTarget': async ({ targetId }) => {
     const tabId = ownedTab(targetId);
+    if (S.shared[tabId]) {
+      // The user's tab: the agent lets go of it, it stays open.
+      release(tabId);
+      emit('Target.targetDestroyed', { targetId: 'tab-' + tabId });
+      return { success: true };
+    }
     await chrome.tabs.remove(tabId);
     return { success: true };
   },
@@ -342,6 +354,7 @@ function browserCommand(method, params) {
 // Forgets a tab: it is no longer the agent's.
 function release(tabId) {
   delete S.tabs[tabId];
+  delete S.shared[tabId];
   delete S.setup[tabId];
   for (const [s, t] of Object.entries(S.children)) if (t === tabId) delete S.children[s];
   chains.delete('tab-' + tabId);
@@ -405,7 +418,37 @@ chrome.tabs.onRemoved.addListener(async (tabId) => {
 async function status() {
   const p = await pairing();
   return { paired: !!p, port: p ? p.port : null, state: wsState, error: lastError,
-           tabs: Object.keys(S.tabs).length };
+           tabs: Object.keys(S.tabs).length, shared: Object.keys(S.shared).map(Number) };
+}
+
+// The tab the popup is about: the one given, else the active tab of the last focused window.
+async function tabFor(msg) {
+  if (typeof msg.tabId === 'number') return chrome.tabs.get(msg.tabId).catch(() => null);
+  const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+  return tab || null;
+}
+
+// The user gives the agent one of their tabs (§ issue 15: "unless the agent is asked to attach").
+async function share(msg) {
+  const tab = await tabFor(msg);
+  if (!tab) return { ok: false, error: 'no tab to share' };
+  if (tab.id in S.tabs) return { ok: true, tabId: tab.id, already: true };
+  if (!/^(https?|file|data):/.test(tab.url || '')) return { ok: false, error: 'the agent cannot drive this page (' + (tab.url || 'no URL') + ')' };
+  const ctx = S.latest && S.latest in S.contexts ? S.latest : null;
+  if (!ctx || wsState !== 'connected') return { ok: false, error: 'no agent is connected: start lscope first' };
+  S.tabs[tab.id] = ctx;
+  S.shared[tab.id] = true;
+  await save();
+  emit('Target.targetCreated', { targetInfo: info(tab, ctx) });
+  return { ok: true, tabId: tab.id };
+}
+
+async function unshare(msg) {
+  const tab = await tabFor(msg);
+  if (!tab || !S.shared[tab.id]) return { ok: false, error: 'this tab is not shared' };
+  release(tab.id);
+  emit('Target.targetDestroyed', { targetId: 'tab-' + tab.id });
+  return { ok: true, tabId: tab.id };
 }
 
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
@@ -423,6 +466,8 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
       await connect();
       return { ok: true };
     }
+    if (msg.type === 'share') return share(msg);
+    if (msg.type === 'unshare') return unshare(msg);
     if (msg.type === 'unpair') {
       await chrome.storage.local.remove('pairing');
       await chrome.storage.local.set({ unpaired: true });
