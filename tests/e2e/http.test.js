@@ -133,6 +133,8 @@ describe('Streamable HTTP with the official client', () => {
         export: { name: 'next_page', to: path.join(os.tmpdir(), `lscope-http-export-${process.pid}.yaml`) },
         pack: { action: 'load', name: 'github.com' },
         do: { sentence: 'fill the form with {"First name": "Ada"}', dry_run: true },
+        // The learner's (off over HTTP: each answers that it is off, in the envelope).
+        accept: { name: 'probe' }, reject: { name: 'probe' }, refine: { name: 'probe' }, forget: { domain: 'example.com' },
       };
       // Shipped YAML intents take their defaults; a failure still answers with the envelope.
       for (const t of tools) {
