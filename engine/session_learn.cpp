@@ -55,6 +55,27 @@ bool excludedField(const std::vector<std::string>& names, const Observed& o) {
   return false;
 }
 
+// A URL with the values of its sensitive query parameters masked (?token=…, &password=…): a
+// magic link or a form that sends a secret by GET keeps it out of the store.
+std::string maskQuery(const std::string& url) {
+  auto q = url.find('?');
+  if (q == std::string::npos) return url;
+  auto hash = url.find('#', q);
+  std::string query = url.substr(q + 1, hash == std::string::npos ? std::string::npos : hash - q - 1);
+  std::string out;
+  size_t start = 0;
+  while (start <= query.size()) {
+    size_t amp = query.find('&', start);
+    std::string pair = query.substr(start, amp == std::string::npos ? std::string::npos : amp - start);
+    size_t eq = pair.find('=');
+    if (eq != std::string::npos && isSensitiveName(pair.substr(0, eq))) pair = pair.substr(0, eq + 1) + kMask;
+    out += (out.empty() && start == 0 ? "" : "&") + pair;
+    if (amp == std::string::npos) break;
+    start = amp + 1;
+  }
+  return url.substr(0, q + 1) + out + (hash == std::string::npos ? "" : url.substr(hash));
+}
+
 }  // namespace
 
 Session::LearnBefore Session::learnBefore() const {
@@ -77,7 +98,7 @@ void Session::learn(const Command& original, const Command& c, const LearnBefore
   std::string url = before.url;
   if (c.name == "goto") {
     url = browser_.last ? browser_.last->url : c.args.value("url", "");
-    o.value = url;
+    o.value = maskQuery(url);
   }
   if (url.empty() && browser_.last) url = browser_.last->url;
   o.domain = urlHost(url);

@@ -186,6 +186,30 @@ test('kill -9 while writing leaves an intact store; two processes write to it at
   assert.equal(r.status, 0, r.stdout + r.stderr.slice(-500));
 });
 
+test('a rejected proposal is not proposed again; a sensitive URL parameter never reaches the store', async () => {
+  const TOKEN = 'Tok3n-planted-9931';
+  const ticket = (title, priority, extra = '') => [`goto ${site.base}/learn/tickets.html?token=${TOKEN}`, extra,
+    'click "New ticket"', `type Title "${title}"`, `select Priority ${priority}`, `type Description "About ${title}"`,
+    'click "Create ticket"', ''].filter((l) => l !== '').join('\n') + '\n';
+  const outs = [];
+  for (const [t, p, extra] of [['Printer jam', 'High', ''], ['VPN down', 'Urgent', 'click "Read the FAQ"\ngoto ' + site.base + '/learn/tickets.html'], ['No sound', 'Low', '']]) {
+    const r = await runLscope([...learnArgs(), 'run', '-'], { input: ticket(t, p, extra) });
+    assert.equal(r.status, 0, r.stdout.slice(-800) + r.stderr.slice(-500));
+    outs.push(r.stdout);
+  }
+  assert.ok(!outs[0].includes('# discovered intent') && !outs[1].includes('# discovered intent'));
+  assert.match(outs[2], /# discovered intent\nnew_ticket: seen 3 times/);
+  assert.match(outs[2], /priority: string \(High, Urgent, Low\)/);
+  let r = await runLscope([...learnArgs(), 'run', '-'], { input: 'reject new_ticket\nlearned --all\n' });
+  assert.match(r.stdout, /^ok reject new_ticket/);
+  assert.match(r.stdout, /# rejected\nnew_ticket: seen 3 times/);
+  r = await runLscope([...learnArgs(), 'run', '-'], { input: ticket('Lost badge', 'Normal') });
+  assert.equal(r.status, 0, r.stdout.slice(-800));
+  assert.ok(!r.stdout.includes('# discovered intent'), r.stdout.slice(-800));
+  assert.ok(!storeBytes().includes(TOKEN), 'the token in the URL was masked before it was stored');
+  assert.ok(Number(sql("SELECT count(*) FROM commands WHERE value LIKE '%token=%'")) >= 4);
+});
+
 test('off by default over HTTP and with --learn off: learned says how to turn it on', async () => {
   const r = await runLscope(['--learn', 'off', '--learner-db', db, 'run', '-'], { input: 'learned\n' });
   assert.match(r.stdout, /^error learned: the intent learner is off/);
