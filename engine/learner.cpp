@@ -461,7 +461,9 @@ Built generalize(const std::vector<Feat>& tmpl, const std::vector<Occurrence>& o
     bool sensitive = std::any_of(col.begin(), col.end(), [](const Observed* o) { return o->sensitive; });
     if (action == "type" || action == "select") {
       auto vals = distinct(values);
-      std::string base = snake(tokens(label), 3);
+      // A search field's value is the query, whatever its label says.
+      bool search = col[0]->role == "search" || col[0]->member.rfind("search_form.", 0) == 0;
+      std::string base = search && action == "type" ? "query" : snake(tokens(label), 3);
       if (action == "type" && sensitive) {
         std::string n = addParam(base.empty() ? "secret" : base, {{"type", "string"}, {"required", true}, {"sensitive", true},
                                                                  {"description", "typed into " + label}});
