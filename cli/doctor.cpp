@@ -1,5 +1,7 @@
 #include "cli/doctor.h"
 
+#include "engine/learner.h"
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -152,6 +154,33 @@ int runDoctor(const DoctorOptions& o, std::ostream& out) {
   r.line("files", home_ok && tmp_ok ? "ok" : "problem",
          std::string(dot.empty() ? "no home directory (set HOME)" : dot + (home_ok ? " writable" : " not writable")) +
              ", " + tmp + (tmp_ok ? " writable" : " not writable (set TMPDIR)"));
+  // The intent learner's store (issue 18): where, what it holds, whether it can be written.
+  if (o.learner_mode == "off") {
+    r.line("learner", "off", "turned off (--learn, LSCOPE_LEARN or intent_learner.enabled)");
+  } else if (o.learner_db.empty()) {
+    r.line("learner", "problem", "no place for its store (no home directory): set intent_learner.store");
+  } else {
+    std::string when = o.learner_mode == "on" ? "on" : "on for stdio, off over HTTP";
+    fs::path db(o.learner_db);
+    if (!fs::exists(db, ec)) {
+      fs::path dir = db.parent_path();
+      while (!dir.empty() && !fs::exists(dir, ec)) dir = dir.parent_path();
+      bool can = writable(dir.string());
+      r.line("learner", can ? "ok" : "problem", when + "; " + o.learner_db + (can ? " is made at the first command" : ": " + dir.string() + " not writable"));
+    } else {
+      auto held = LearnerStore::inspect(o.learner_db);
+      if (!held) {
+        r.line("learner", "problem", held.status().message());
+      } else {
+        const json& h = *held;
+        r.line("learner", writable(db.parent_path().string()) ? "ok" : "problem",
+               when + "; " + o.learner_db + ": " + std::to_string(h["commands"].get<long long>()) + " commands on " +
+                   std::to_string(h["domains"].get<long long>()) + (h["domains"].get<long long>() == 1 ? " site, " : " sites, ") +
+                   std::to_string(h["proposed"].get<long long>()) + " proposed, " + std::to_string(h["saved"].get<long long>()) +
+                   " saved (forget <site> deletes)");
+      }
+    }
+  }
   out << "\n" << (cdp_ok ? "The default backend works." : "The default backend does not work yet: see the cdp line.") << "\n";
   return cdp_ok ? 0 : 1;
 }

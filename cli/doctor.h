@@ -13,6 +13,8 @@ struct DoctorOptions {
   std::string token_file;      // the extension's pairing secret
   std::string home;            // ~/.lemmascope's parent; empty when there is none
   int extension_port = 9217;
+  std::string learner_db;      // the intent learner's store
+  std::string learner_mode;    // on, off or auto (stdio only), as configured
 };
 
 // Prints one line per backend and check; 0 when the default backend (CDP) works, else 1.

@@ -217,6 +217,20 @@ std::string coreIntentsDir() {
   return std::string(LSCOPE_SOURCE_DIR) + "/intents/core";
 }
 
+// The intent learner's mode: --learn, else LSCOPE_LEARN, else config.yaml (on, off or auto).
+std::string learnMode(const Options& o) {
+  if (!o.learn.empty()) return o.learn;
+  const char* env = std::getenv("LSCOPE_LEARN");
+  if (env && *env) return env;
+  return g_config.learner.enabled == "true" ? "on" : g_config.learner.enabled == "false" ? "off" : "auto";
+}
+
+// Its store: --learner-db, else intent_learner.store, else the user's data directory.
+std::string learnerDb(const Options& o) {
+  if (!o.learner_db.empty()) return o.learner_db;
+  return !g_config.learner.store.empty() ? g_config.learner.store : lscope::LearnerConfig::defaultStore();
+}
+
 lscope::SessionOptions engineOptions(const Options& o) {
   lscope::SessionOptions s;
   s.secrets = g_secrets;
@@ -517,6 +531,8 @@ int main(int argc, char** argv) {
     d.token_file = extensionTokenFile();
     d.home = homeDir();
     d.extension_port = o.extension_port;
+    d.learner_mode = learnMode(o);
+    d.learner_db = learnerDb(o);
     return lscope::runDoctor(d, std::cout);
   }
   auto catalog = lscope::mcp::ToolCatalog::build(o.tools);
@@ -552,15 +568,10 @@ int main(int argc, char** argv) {
   // The intent learner (§8.5, issue 18): on by default only where one local user drives it
   // (stdio, run, repl); over HTTP only when config.yaml or --learn says so.
   {
-    std::string mode = o.learn;
-    if (mode.empty()) {
-      const char* env = std::getenv("LSCOPE_LEARN");
-      mode = env && *env ? env : "";
-    }
-    if (mode.empty()) mode = g_config.learner.enabled == "true" ? "on" : g_config.learner.enabled == "false" ? "off" : "auto";
+    std::string mode = learnMode(o);
     bool learning = mode == "on" || (mode == "auto" && o.http.empty());
     if (learning && !scanner->parsed()) {
-      std::string db = !o.learner_db.empty() ? o.learner_db : !g_config.learner.store.empty() ? g_config.learner.store : lscope::LearnerConfig::defaultStore();
+      std::string db = learnerDb(o);
       auto store = lscope::LearnerStore::open(db);
       if (store) {
         g_learner = *store;

@@ -90,6 +90,8 @@ class LearnerStore {
   Status removeProposal(const std::string& name);
   // Deletes a domain's rows ("" = everything) for real: secure delete, WAL checkpointed.
   Result<int> forget(const std::string& domain);
+  // What a store holds, read-only (lscope doctor): commands, domains, proposals by status.
+  static Result<json> inspect(const std::string& path);
 
  private:
   LearnerStore() = default;

@@ -307,6 +307,29 @@ Status LearnerStore::removeProposal(const std::string& name) {
   return Status::ok();
 }
 
+Result<json> LearnerStore::inspect(const std::string& path) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    Status s = dbError(db, "cannot open " + path);
+    sqlite3_close_v2(db);
+    return s;
+  }
+  sqlite3_busy_timeout(db, 2000);
+  json out = {{"commands", 0}, {"domains", 0}, {"proposed", 0}, {"saved", 0}, {"rejected", 0}};
+  auto count = [&](const char* sql) -> long long {
+    Stmt st(db, sql);
+    return st && sqlite3_step(st.s) == SQLITE_ROW ? sqlite3_column_int64(st.s, 0) : -1;
+  };
+  out["commands"] = count("SELECT count(*) FROM commands");
+  out["domains"] = count("SELECT count(DISTINCT domain) FROM commands");
+  out["proposed"] = count("SELECT count(*) FROM proposals WHERE status = 'proposed'");
+  out["saved"] = count("SELECT count(*) FROM proposals WHERE status IN ('saved', 'accepted')");
+  out["rejected"] = count("SELECT count(*) FROM proposals WHERE status = 'rejected'");
+  sqlite3_close_v2(db);
+  if (out["commands"].get<long long>() < 0) return Status(codes::kInternal, path + " is not a learner store");
+  return out;
+}
+
 Result<int> LearnerStore::forget(const std::string& domain) {
   std::lock_guard<std::mutex> lock(mu_);
   int deleted = 0;

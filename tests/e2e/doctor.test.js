@@ -27,7 +27,23 @@ test('doctor: everything a backend needs is here', async () => {
   assert.match(r.stdout, /^cdp \(default\)\s+ok\s+Chromium \d+\.[\d.]+.* at \/usr\/bin\/chromium, starts headless$/m);
   assert.match(r.stdout, /^webdriver\s+ok\s+ChromeDriver \d+\.[\d.]+ at \/usr\/bin\/chromedriver$/m);
   assert.match(r.stdout, /^files\s+ok\s+/m);
+  assert.match(r.stdout, /^learner\s+off\s+turned off/m, 'the tests run with the learner off');
   assert.match(r.stdout, /The default backend works\./);
+});
+
+test('doctor: the learner\'s store, before and after it holds something', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-doctor-learner-'));
+  try {
+    const db = path.join(dir, 'sub', 'learner.db');
+    let r = await runLscope(['--learn', 'on', '--learner-db', db, 'doctor']);
+    assert.match(r.stdout, new RegExp(`^learner\\s+ok\\s+on; ${db.replace(/[.]/g, '\\.')} is made at the first command$`, 'm'));
+    r = await runLscope(['--learn', 'on', '--learner-db', db, 'run', '-'], { input: 'goto about:blank\nforget --all\n' });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    r = await runLscope(['--learn', 'on', '--learner-db', db, 'doctor']);
+    assert.match(r.stdout, /^learner\s+ok\s+on; .*learner\.db: 0 commands on 0 sites, 0 proposed, 0 saved/m);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('doctor: a machine without chromedriver is told what to install', async () => {
