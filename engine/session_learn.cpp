@@ -370,20 +370,67 @@ namespace {
 
 // One step as written in refine: a flow map ({action: type, target: {pattern: x}, text: $t})
 // or an OIL step line of the define shorthand (type "Review" $text).
+// A YAML flow map as JSON: plain scalars that read as numbers or booleans are those.
+json yamlJson(const YAML::Node& n) {
+  if (n.IsMap()) {
+    json o = json::object();
+    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = yamlJson(it->second);
+    return o;
+  }
+  if (n.IsSequence()) {
+    json a = json::array();
+    for (const auto& x : n) a.push_back(yamlJson(x));
+    return a;
+  }
+  if (!n.IsScalar()) return nullptr;
+  const std::string& v = n.Scalar();
+  if (n.Tag() != "!") {  // not quoted
+    if (v == "true" || v == "false") return v == "true";
+    char* end = nullptr;
+    double d = std::strtod(v.c_str(), &end);
+    if (!v.empty() && end && *end == '\0' && v.size() < 20) return d == static_cast<long long>(d) ? json(static_cast<long long>(d)) : json(d);
+  }
+  return v;
+}
+
+Result<json> flowMap(const std::string& text) {
+  try {
+    json j = yamlJson(YAML::Load(text));
+    if (j.is_object()) return j;
+  } catch (const YAML::Exception& e) {
+    return Status(codes::kDefinitionInvalid, "not a valid map: " + e.msg);
+  }
+  return Status(codes::kDefinitionInvalid, "not a map: " + text);
+}
+
+// One step as written in refine (§8.4): `type { pattern: review_form.body } $text` (an action,
+// its target as a flow map, then the text or value), a whole flow map ({action: click, target:
+// {text: Submit}}), or an OIL step line of the define shorthand (type "Review" $text).
 Result<json> parseStep(const std::string& text, const json& definition) {
   std::string t = trim(text);
   if (t.empty()) return Status(codes::kParameterMissing, "give the step", "edit step 2 click \"Submit review\"");
-  if (t[0] == '{') {
-    try {
-      YAML::Node n = YAML::Load(t);
-      std::string as_json;
-      YAML::Emitter e;
-      e << YAML::DoubleQuoted << YAML::Flow << n;
-      json j = json::parse(e.c_str(), nullptr, false);
-      if (j.is_object()) return j;
-    } catch (const YAML::Exception& e) {
-      return Status(codes::kDefinitionInvalid, "the step is not a valid map: " + e.msg);
+  if (t[0] == '{') return flowMap(t);
+  size_t word_end = 0;
+  std::string action = firstWord(t, &word_end);
+  std::string after = trim(t.substr(word_end));
+  if (!after.empty() && after[0] == '{') {
+    int depth = 0;
+    size_t close = std::string::npos;
+    for (size_t i = 0; i < after.size(); ++i) {
+      if (after[i] == '{') ++depth;
+      if (after[i] == '}' && --depth == 0) {
+        close = i;
+        break;
+      }
     }
+    if (close == std::string::npos) return Status(codes::kDefinitionInvalid, "the target's { has no }");
+    auto target = flowMap(after.substr(0, close + 1));
+    if (!target) return target.status();
+    json step = {{"action", lowerText(action)}, {"target", *target}};
+    std::string rest = trim(after.substr(close + 1));
+    if (rest.size() >= 2 && (rest.front() == '"' || rest.front() == '\'') && rest.back() == rest.front()) rest = rest.substr(1, rest.size() - 2);
+    if (!rest.empty()) step[step["action"] == "select" ? "value" : "text"] = rest;
+    return step;
   }
   // The shorthand needs the parameters a step names to exist.
   std::string doc = "step:\n";
@@ -459,6 +506,7 @@ Response Session::doRefine(const Command& c, Page& page) {
     s.command = "refine";
     return s;
   }
+  const json unchanged = d;  // a change that leaves a definition that does not load is undone
   json& params = d["parameters"];
   if (!params.is_array()) params = json::array();
   json& steps = d["steps"];
@@ -550,7 +598,8 @@ Response Session::doRefine(const Command& c, Page& page) {
   o.tier = "discovered";
   auto check = parseIntent(definitionYaml(d), "refine", o);
   if (!check) {
-    r.add("warning", check.status().message());
+    d = unchanged;
+    return fail(Status(codes::kDefinitionInvalid, "not changed: " + check.status().message(), check.status().hint()));
   }
   // The change, compactly (the whole YAML is `refine NAME`).
   ProposalRow shown;

@@ -88,6 +88,13 @@ test('three repetitions of a review flow propose an intent; refined, tested and 
     let r = await run('refine write_review edit step 2 click "Write a review"');
     assert.ok(r.ok, r.t);
     assert.match(r.t, /2 click "Write a review"\n/);
+    // The spec's own step form (§8.4): an action, its target as a map, then the text.
+    r = await run('refine write_review edit step 4 type { selector: "#body" } $review');
+    assert.ok(r.ok, r.t);
+    assert.match(r.t, /4 type css\(#body\) \$review/);
+    r = await run('refine write_review edit step 4 type { colour: blue } $review');
+    assert.equal(r.ok, false, 'a change that would not load is refused');
+    assert.match(r.t, /not changed: .*unknown target key "colour"/);
     r = await run('refine write_review add param title:string --optional');
     assert.match(r.t, /title: string/);
     r = await run('refine write_review remove param title');
