@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sstream>
 
+#include "engine/config.h"
 #include "engine/learner.h"
 
 using namespace lscope;
@@ -291,4 +292,29 @@ TEST_CASE("learner config: settings from config.yaml, with clear errors") {
   CHECK(c.excludes("www.bank.example"));
   CHECK(c.excludes("intra.corp.example"));
   CHECK(!c.excludes("shop.example"));
+}
+
+TEST_CASE("learner config: config.yaml's intent_learner section, errors with file:line") {
+  namespace fs = std::filesystem;
+  fs::path file = fs::temp_directory_path() / ("lscope-learner-config-" + std::to_string(::getpid()) + ".yaml");
+  {
+    std::ofstream out(file);
+    out << "intent_engine:\n  resolution:\n    strict_mode: true\nintent_learner:\n  enabled: true\n  min_observations: 4\n"
+           "  exclude_domains: [bank.example, \"*.corp.example\"]\n  store: /tmp/x.db\n";
+  }
+  auto c = loadConfigFile(file.string());
+  REQUIRE(c);
+  CHECK(c->strict_mode);
+  CHECK(c->learner.enabled == "true");
+  CHECK(c->learner.min_observations == 4);
+  CHECK(c->learner.excludes("a.corp.example"));
+  CHECK(c->learner.store == "/tmp/x.db");
+  {
+    std::ofstream out(file);
+    out << "intent_learner:\n  enabled: true\n  min_observations: 1\n";
+  }
+  auto bad = loadConfigFile(file.string());
+  REQUIRE(!bad);
+  CHECK(bad.status().message().find(file.string() + ":3: intent_learner.min_observations") == 0);
+  fs::remove(file);
 }
