@@ -549,15 +549,27 @@ Built generalize(const std::vector<Feat>& tmpl, const std::vector<Occurrence>& o
   std::string name = base;
   if (taken(name) && !host_word.empty()) name = base + "_" + host_word;
   for (int n = 2; taken(name); ++n) name = base + "_" + std::to_string(n);
+  // What it does, in the words of its steps: "click Write a review, click $rating, type Your review".
   std::string what;
   for (const auto& s : steps) {
-    if (!what.empty()) what += ", ";
-    what += s.value("action", "");
-    if (what.size() > 80) break;
+    std::string a = s.value("action", "");
+    if (a == "goto") continue;
+    std::string on;
+    if (s.contains("target") && s["target"].is_object()) {
+      const json& t = s["target"];
+      const json& v = t.contains("text") ? t["text"] : t.contains("pattern") ? t["pattern"] : t.value("selector", json());
+      on = v.is_string() ? v.get<std::string>() : v.dump();
+    }
+    std::string part = a + (on.empty() ? "" : " " + on);
+    if (what.size() + part.size() > 110) {
+      what += ", …";
+      break;
+    }
+    what += (what.empty() ? "" : ", ") + part;
   }
   json doc = {{"intent", name},
               {"version", "1.0.0"},
-              {"description", "Learned on " + domain + " (" + std::to_string(occs.size()) + " times): " + what},
+              {"description", "Learned on " + domain + ": " + what},
               {"tags", {"learned"}},
               {"steps", steps}};
   if (!params.empty()) doc["parameters"] = params;
