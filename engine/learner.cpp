@@ -793,19 +793,21 @@ std::vector<Proposal> LearnerIndex::recognize(int64_t current_session, const Lea
 
 namespace {
 
+// Any JSON value as text (a definition from the store may hold anything a user wrote there).
+std::string asText(const json& v) { return v.is_string() ? v.get<std::string>() : v.is_null() ? "" : v.dump(); }
+
 std::string targetText(const json& t) {
-  if (!t.is_object()) return t.is_string() ? t.get<std::string>() : "";
+  if (!t.is_object()) return asText(t);
   std::string s;
   if (t.contains("text")) {
-    const json& v = t["text"];
-    std::string text = v.is_string() ? v.get<std::string>() : v.dump();
+    std::string text = asText(t["text"]);
     s = text.rfind('$', 0) == 0 ? text : "\"" + text + "\"";
   } else if (t.contains("pattern")) {
-    s = t["pattern"].get<std::string>();
+    s = asText(t["pattern"]);
   } else if (t.contains("selector")) {
-    s = "css(" + t["selector"].get<std::string>() + ")";
+    s = "css(" + asText(t["selector"]) + ")";
   } else if (t.contains("role")) {
-    s = t["role"].get<std::string>();
+    s = asText(t["role"]);
   }
   if (t.contains("fallback") && t["fallback"].is_object() && t["fallback"].contains("text")) {
     s += " or " + targetText(t["fallback"]);
@@ -821,18 +823,20 @@ std::vector<std::string> describeProposal(const ProposalRow& p) {
   std::snprintf(conf, sizeof conf, "%.2f", p.confidence);
   lines.push_back(p.name + ": seen " + std::to_string(p.observations) + " times on " + p.domain + ", confidence " + conf);
   const json& d = p.definition;
-  if (d.contains("parameters")) {
+  if (!d.is_object()) return lines;
+  auto field = [](const json& o, const char* k) { return o.is_object() && o.contains(k) ? asText(o[k]) : std::string(); };
+  if (d.contains("parameters") && d["parameters"].is_array() && !d["parameters"].empty()) {
     std::string ps;
     for (const auto& q : d["parameters"]) {
-      ps += (ps.empty() ? "" : "; ") + q.value("name", "") + ": " + q.value("type", "");
-      if (q.value("sensitive", false)) {
+      ps += (ps.empty() ? "" : "; ") + field(q, "name") + ": " + field(q, "type");
+      if (q.is_object() && q.value("sensitive", json(false)) == json(true)) {
         ps += " (sensitive)";
-      } else if (q.contains("enum")) {
+      } else if (q.is_object() && q.contains("enum") && q["enum"].is_array()) {
         std::vector<std::string> vs;
-        for (const auto& v : q["enum"]) vs.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+        for (const auto& v : q["enum"]) vs.push_back(asText(v));
         ps += " (" + seen(vs) + ")";
       } else {
-        std::string desc = q.value("description", "");
+        std::string desc = field(q, "description");
         auto at = desc.find("seen: ");
         if (at != std::string::npos) ps += " (" + desc.substr(at + 6) + ")";
       }
@@ -840,18 +844,15 @@ std::vector<std::string> describeProposal(const ProposalRow& p) {
     lines.push_back("parameters: " + ps);
   }
   int n = 0;
-  for (const auto& s : d.value("steps", json::array())) {
-    std::string line = std::to_string(++n) + " " + s.value("action", "");
-    if (s.contains("url")) line += " " + s["url"].get<std::string>();
-    if (s.contains("key")) line += " " + s["key"].get<std::string>();
-    if (s.contains("target")) line += " " + targetText(s["target"]);
-    if (s.contains("text")) {
-      std::string t = s["text"].is_string() ? s["text"].get<std::string>() : s["text"].dump();
-      line += " " + (t.rfind('$', 0) == 0 ? t : "\"" + t + "\"");
-    }
-    if (s.contains("value")) {
-      std::string t = s["value"].is_string() ? s["value"].get<std::string>() : s["value"].dump();
-      line += " " + (t.rfind('$', 0) == 0 ? t : "\"" + t + "\"");
+  const json steps = d.contains("steps") && d["steps"].is_array() ? d["steps"] : json::array();
+  for (const auto& s : steps) {
+    std::string line = std::to_string(++n) + " " + field(s, "action");
+    if (!field(s, "url").empty()) line += " " + field(s, "url");
+    if (!field(s, "key").empty()) line += " " + field(s, "key");
+    if (s.is_object() && s.contains("target")) line += " " + targetText(s["target"]);
+    for (const char* k : {"text", "value"}) {
+      std::string t = field(s, k);
+      if (!t.empty()) line += " " + (t.rfind('$', 0) == 0 ? t : "\"" + t + "\"");
     }
     lines.push_back(line);
   }

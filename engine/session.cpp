@@ -176,7 +176,12 @@ Response Session::execute(const Command& original, const CallContext& context) {
   if (tracer_) trace(command, r, started, page);
   if (recorder_) recorder_->add(command, r);
   if (options_.learner) {
-    learn(original, command, learn_before, r);
+    // Learning never costs the agent its answer.
+    try {
+      learn(original, command, learn_before, r);
+    } catch (const std::exception& e) {
+      spdlog::warn("learner: {}", e.what());
+    }
     scrub(r);
   }
   return r;
@@ -267,11 +272,18 @@ Response Session::dispatch(const Command& c, Page& page) {
   if (n == "packs") return doPacks(c);
   if (n == "pack") return doPack(c);
   if (n == "intent") return doIntent(c, page);
-  if (n == "learned") return doLearned(c);
-  if (n == "accept") return doAccept(c);
-  if (n == "reject") return doReject(c);
-  if (n == "refine") return doRefine(c, page);
-  if (n == "forget") return doForget(c);
+  if (n == "learned" || n == "accept" || n == "reject" || n == "refine" || n == "forget") {
+    // The store is the user's file: whatever it holds answers with an error, never a crash.
+    try {
+      if (n == "learned") return doLearned(c);
+      if (n == "accept") return doAccept(c);
+      if (n == "reject") return doReject(c);
+      if (n == "refine") return doRefine(c, page);
+      return doForget(c);
+    } catch (const std::exception& e) {
+      return errorResponse(n, Status(codes::kInternal, std::string("learner: ") + e.what(), "forget --all starts the store afresh"));
+    }
+  }
   if (n == "dismiss" || n == "submit") return doDismissOrSubmit(c, page);
   if (auto entry = findIntent(n)) return runIntent(*this, c, page, *entry);
   return errorResponse(n, Status(codes::kUnknownCommand, "unknown command " + n,
