@@ -217,6 +217,20 @@ test('a rejected proposal is not proposed again; a sensitive URL parameter never
   assert.ok(Number(sql("SELECT count(*) FROM commands WHERE value LIKE '%token=%'")) >= 4);
 });
 
+test('a store with rows lscope never wrote (edited by hand) answers errors, never crashes', async () => {
+  await runLscope([...learnArgs(), 'run', '-'], { input: 'learned\n' });  // the store exists
+  sql(`INSERT INTO proposals VALUES ('junk_steps', 'x.example', 'proposed', 0.9, 3, '{"steps":[{"action":5,"url":[1],"target":{"text":{"a":1}}},7],"parameters":[3,{"name":[]}]}', '[1,2]', 0);
+       INSERT INTO proposals VALUES ('junk_text', 'x.example', 'saved', 0.9, 3, 'not json', '{}', 0);`);
+  const r = await runLscope([...learnArgs(), 'run', '--keep-going', '-'], {
+    input: 'learned\nrefine junk_steps\nrefine junk_steps add param x:string\naccept junk_steps\naccept junk_text\nforget x.example\nlearned\n' });
+  assert.equal(r.status, 1, 'some commands failed, the process did not crash: ' + r.stderr.slice(-500));
+  assert.match(r.stdout, /^ok learned /m);
+  assert.match(r.stdout, /^error accept: "junk_steps" does not load/m);
+  assert.match(r.stdout, /^ok forget x\.example/m);
+  assert.match(r.stderr, /saved intent junk_text does not load/);
+  assert.equal(sql("SELECT count(*) FROM proposals WHERE domain = 'x.example'"), '0');
+});
+
 test('off by default over HTTP and with --learn off: learned says how to turn it on', async () => {
   const r = await runLscope(['--learn', 'off', '--learner-db', db, 'run', '-'], { input: 'learned\n' });
   assert.match(r.stdout, /^error learned: the intent learner is off/);
