@@ -154,13 +154,21 @@ describe('the extension backend in a browser lscope launched (--extension-launch
     const { targetId: userTab } = await devtools.send('Target.createTarget', { url: `${fixtures.base}/login.html?mine=1` });
     await until('the user\'s tab to load', async () => (await targets()).some((t) => t.targetId === userTab && t.url.endsWith('mine=1')));
     assert.doesNotMatch(await ok('tabs'), /mine=1/, 'not the agent\'s before it is shared');
-    const tabId = await inWorker(`chrome.tabs.query({}).then((ts) => ts.find((t) => (t.url || '').endsWith('mine=1')).id)`);
+    // Its id as the extension knows it (chrome.tabs may learn the URL a moment after DevTools).
+    const tabId = await until('the user\'s tab in chrome.tabs', async () =>
+      inWorker(`chrome.tabs.query({}).then((ts) => (ts.find((t) => (t.url || '').endsWith('mine=1')) || {}).id ?? null)`));
     // The popup, as the user opens it; its button shares the active tab, here named outright.
     const { targetId: popupTab } = await devtools.send('Target.createTarget', { url: `chrome-extension://${extensionId}/popup.html` });
     const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: popupTab, flatten: true });
-    const popup = async (expression) => (await devtools.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId)).result.value;
+    // What the page's script answers, or the exception it threw (so a failure says which).
+    const popup = async (expression) => {
+      const r = await devtools.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+      return r.exceptionDetails ? `exception: ${r.exceptionDetails.exception?.description || r.exceptionDetails.text}` : r.result.value;
+    };
     await until('the popup to show the connection', async () => /Connected to Lemmascope/.test(await popup('document.getElementById("state").textContent')));
-    const shared = JSON.parse(await popup(`chrome.runtime.sendMessage({ type: 'share', tabId: ${tabId} }).then((r) => JSON.stringify(r))`));
+    const answer = await popup(`chrome.runtime.sendMessage({ type: 'share', tabId: ${tabId} }).then((r) => JSON.stringify(r))`);
+    assert.ok(typeof answer === 'string' && answer.startsWith('{'), `the relay answered the share: ${answer}`);
+    const shared = JSON.parse(answer);
     assert.equal(shared.ok, true, JSON.stringify(shared));
     const notPage = JSON.parse(await popup(`chrome.runtime.sendMessage({ type: 'share', tabId: ${await inWorker(`chrome.tabs.query({}).then((ts) => ts.find((t) => t.url.startsWith('chrome-extension://')).id)`)} }).then((r) => JSON.stringify(r))`));
     assert.equal(notPage.ok, false, 'an extension page is not shared');
