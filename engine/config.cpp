@@ -165,12 +165,14 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
   }
   if (YAML::Node learner = root["intent_learner"]; learner && learner.IsMap()) {
     for (auto it = learner.begin(); it != learner.end(); ++it) {
+      // A copy of the value: `it->second` is a member of a temporary the loop would outlive.
+      const YAML::Node node = it->second;
       std::string value;
-      if (it->second.IsSequence()) {
-        for (const auto& v : it->second) value += v.Scalar() + " ";
+      if (node.IsSequence()) {
+        for (const auto& v : node) value += v.Scalar() + " ";
         while (!value.empty() && value.back() == ' ') value.pop_back();
-      } else if (it->second.IsScalar()) {
-        value = it->second.Scalar();
+      } else if (node.IsScalar()) {
+        value = node.Scalar();
       }
       Status s = c.learner.set(it->first.Scalar(), value);
       if (!s) {
@@ -185,11 +187,12 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
     if (!section->second.IsMap()) continue;
     for (auto it = section->second.begin(); it != section->second.end(); ++it) {
       std::string key = sname + "." + it->first.Scalar();
+      const YAML::Node node = it->second;  // as above: not a member of a temporary
       std::string value;
-      if (it->second.IsSequence()) {
-        for (const auto& v : it->second) value += v.Scalar() + " ";
+      if (node.IsSequence()) {
+        for (const auto& v : node) value += v.Scalar() + " ";
       } else {
-        value = it->second.Scalar();
+        value = node.Scalar();
       }
       // Where traces go (issue 20): from the file only, never `config set` (a client could
       // aim lscope's writes anywhere); --trace wins over it.
