@@ -137,18 +137,40 @@ double sim(const Feat& a, const Feat& b) {
 
 // recognize() compares the same few distinct commands many times: features are interned and
 // their similarities cached for the call.
+// Similarities of the first 1,024 distinct commands are cached (4 MB); the rest are computed.
+constexpr size_t kMaxCached = 1024;
+
 struct SimCache {
   std::unordered_map<std::string, int> ids;
-  std::unordered_map<uint64_t, double> values;  // (smaller id << 32 | larger id) -> similarity
+  std::vector<float> values;  // cap x cap, by interned id; negative: not computed yet
+  size_t cap = 0;
+
+  int intern(const std::string& key) {
+    int id = ids.emplace(key, static_cast<int>(ids.size())).first->second;
+    if (ids.size() > cap && cap < kMaxCached) {
+      // Grow the square (ids are dense) and keep what was computed.
+      size_t grown = std::min(kMaxCached, std::max<size_t>(64, cap * 2));
+      std::vector<float> next(grown * grown, -1.0f);
+      for (size_t a = 0; a < cap; ++a) {
+        std::copy(values.begin() + static_cast<long>(a * cap), values.begin() + static_cast<long>((a + 1) * cap),
+                  next.begin() + static_cast<long>(a * grown));
+      }
+      values.swap(next);
+      cap = grown;
+    }
+    return id;
+  }
 };
 thread_local SimCache* g_cache = nullptr;
 
 double simc(const Feat& a, const Feat& b) {
-  if (!g_cache || a.id < 0 || b.id < 0) return sim(a, b);
-  uint64_t lo = static_cast<uint64_t>(std::min(a.id, b.id)), hi = static_cast<uint64_t>(std::max(a.id, b.id));
-  auto [it, fresh] = g_cache->values.try_emplace(lo << 32 | hi, 0.0);
-  if (fresh) it->second = sim(a, b);
-  return it->second;
+  if (!g_cache || a.id < 0 || b.id < 0 || static_cast<size_t>(a.id) >= g_cache->cap ||
+      static_cast<size_t>(b.id) >= g_cache->cap) {
+    return sim(a, b);
+  }
+  float& v = g_cache->values[static_cast<size_t>(a.id) * g_cache->cap + static_cast<size_t>(b.id)];
+  if (v < 0) v = static_cast<float>(sim(a, b));
+  return v;
 }
 
 std::string internKey(const Feat& f) {
@@ -613,7 +635,7 @@ struct LearnerIndex::Impl {
     s.feats.push_back(featuresOf(o));
     Feat& f = s.feats.back();
     f.echo = echoes(s);
-    f.id = cache.ids.emplace(internKey(f), static_cast<int>(cache.ids.size())).first->second;
+    f.id = cache.intern(internKey(f));
   }
 };
 
