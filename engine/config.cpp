@@ -152,6 +152,22 @@ Status EngineConfig::reset(const std::string& raw_key) {
   return Status::ok();
 }
 
+namespace {
+
+// A setting's value as `set` takes it: a scalar as written, a list as its items separated by
+// spaces. The node is a copy: the iterator's `it->second` is a member of a temporary that a
+// loop over it would outlive (ASan's stack-use-after-scope).
+std::string settingText(const YAML::Node node) {
+  if (node.IsScalar()) return node.Scalar();
+  std::string value;
+  if (node.IsSequence()) {
+    for (const auto& v : node) value += (value.empty() ? "" : " ") + v.Scalar();
+  }
+  return value;
+}
+
+}  // namespace
+
 Result<EngineConfig> loadConfigFile(const std::string& path) {
   EngineConfig c;
   std::error_code ec;
@@ -165,16 +181,7 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
   }
   if (YAML::Node learner = root["intent_learner"]; learner && learner.IsMap()) {
     for (auto it = learner.begin(); it != learner.end(); ++it) {
-      // A copy of the value: `it->second` is a member of a temporary the loop would outlive.
-      const YAML::Node node = it->second;
-      std::string value;
-      if (node.IsSequence()) {
-        for (const auto& v : node) value += v.Scalar() + " ";
-        while (!value.empty() && value.back() == ' ') value.pop_back();
-      } else if (node.IsScalar()) {
-        value = node.Scalar();
-      }
-      Status s = c.learner.set(it->first.Scalar(), value);
+      Status s = c.learner.set(it->first.Scalar(), settingText(it->second));
       if (!s) {
         return Status(s.code(), path + ":" + std::to_string(it->first.Mark().line + 1) + ": " + s.message(), s.hint());
       }
@@ -187,13 +194,7 @@ Result<EngineConfig> loadConfigFile(const std::string& path) {
     if (!section->second.IsMap()) continue;
     for (auto it = section->second.begin(); it != section->second.end(); ++it) {
       std::string key = sname + "." + it->first.Scalar();
-      const YAML::Node node = it->second;  // as above: not a member of a temporary
-      std::string value;
-      if (node.IsSequence()) {
-        for (const auto& v : node) value += v.Scalar() + " ";
-      } else {
-        value = node.Scalar();
-      }
+      std::string value = settingText(it->second);
       // Where traces go (issue 20): from the file only, never `config set` (a client could
       // aim lscope's writes anywhere); --trace wins over it.
       if (key == "logging.trace_dir") {

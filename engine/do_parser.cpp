@@ -647,4 +647,6 @@ std::string examplePhrase(const IntentDef& def) {
 
 std::string stemWord(const std::string& word) { return stem(word); }
 
+std::vector<std::string> splitWords(const std::string& text) { return words(text); }
+
 }  // namespace lscope

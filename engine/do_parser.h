@@ -47,6 +47,8 @@ json maskedParams(const IntentDef& def, const json& params);
 
 // Snowball's English stem of a word, lowercased (the learner compares targets' words with it).
 std::string stemWord(const std::string& word);
+// The words of a text, split on anything but letters and digits ("log-in" is two), as written.
+std::vector<std::string> splitWords(const std::string& text);
 
 // One example phrase for `def` (its first phrase, else its name in words), for capabilities.
 std::string examplePhrase(const IntentDef& def);

@@ -36,19 +36,11 @@ std::string lower(std::string s) {
   return s;
 }
 
+// A text's first 25 words, lower-cased (do's word splitting).
 std::vector<std::string> tokens(const std::string& text) {
-  std::vector<std::string> out;
-  std::string cur;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c >= 0x80) {
-      cur += static_cast<char>(std::tolower(c));
-    } else if (!cur.empty()) {
-      out.push_back(cur);
-      cur.clear();
-    }
-    if (out.size() > 24) break;
-  }
-  if (!cur.empty()) out.push_back(cur);
+  std::vector<std::string> out = splitWords(text);
+  if (out.size() > 25) out.resize(25);
+  for (auto& w : out) w = lower(w);
   return out;
 }
 
@@ -434,6 +426,11 @@ Built generalize(const std::vector<Feat>& tmpl, const std::vector<Occurrence>& o
     for (const auto& o : occs) out.push_back(&by_session[o.session]->cmds[o.idx[k]]);
     return out;
   };
+  auto columnFeats = [&](size_t k) {
+    std::vector<const Feat*> out;
+    for (const auto& o : occs) out.push_back(&by_session[o.session]->feats[o.idx[k]]);
+    return out;
+  };
   json steps = json::array(), params = json::array();
   std::set<std::string> names;
   std::map<size_t, std::string> typed_param;  // template position of a type step -> its parameter
@@ -515,10 +512,9 @@ Built generalize(const std::vector<Feat>& tmpl, const std::vector<Occurrence>& o
     auto variants = distinct(texts);
     bool numbers_only = variants.size() > 1;
     std::vector<std::string> nums;
-    for (const auto* o : col) {
-      Feat f = featuresOf(*o);
-      if (f.number.empty() || f.words != tmpl[k].words) numbers_only = false;
-      nums.push_back(f.number);
+    for (const Feat* f : columnFeats(k)) {
+      if (f->number.empty() || f->words != tmpl[k].words) numbers_only = false;
+      nums.push_back(f->number);
     }
     bool same_field = !col[0]->field.empty() && std::all_of(col.begin(), col.end(), [&](const Observed* o) { return o->field == col[0]->field; });
     // A result opened by what was typed before it: its text is that parameter.
@@ -805,9 +801,7 @@ std::vector<Proposal> LearnerIndex::recognize(int64_t current_session, const Lea
     p.row.definition = b.definition;
     p.row.tmpl = json::array();
     for (const auto& f : c.tmpl) p.row.tmpl.push_back(featJson(f));
-    p.includes_session = true;
     p.continues = continues;
-    p.lines = describeProposal(p.row);
     out.push_back(std::move(p));
   }
   return out;

@@ -103,8 +103,6 @@ class LearnerStore {
 
 struct Proposal {
   ProposalRow row;
-  std::vector<std::string> lines;  // the short text of "# discovered intent"
-  bool includes_session = false;   // one of its occurrences is in the current session
   // Every earlier occurrence went on with one more common step: the current one is likely
   // not finished, so it is not proposed yet (the longer sequence will be).
   bool continues = false;

@@ -210,11 +210,13 @@ std::vector<Observed> LearnerStore::history(const std::string& domain, int max_s
   std::vector<int64_t> ids;
   while (sqlite3_step(sessions.s) == SQLITE_ROW) ids.push_back(sqlite3_column_int64(sessions.s, 0));
   std::reverse(ids.begin(), ids.end());
+  // One statement for every session, bound again for each.
+  Stmt st(db_,
+          "SELECT seq, at, path, action, text, role, type, selector, field, member, patterns, value, sensitive, enter FROM "
+          "(SELECT * FROM commands WHERE domain = ? AND session = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq");
+  if (!st) return out;
   for (int64_t id : ids) {
-    Stmt st(db_,
-            "SELECT seq, at, path, action, text, role, type, selector, field, member, patterns, value, sensitive, enter FROM "
-            "(SELECT * FROM commands WHERE domain = ? AND session = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq");
-    if (!st) break;
+    sqlite3_reset(st.s);
     st.text(1, domain);
     st.integer(2, id);
     st.integer(3, max_per_session);

@@ -147,7 +147,7 @@ Response Session::execute(const Command& original, const CallContext& context) {
   Status secrets = resolveSecrets(command, page);
   std::string url_before = browser_.last ? browser_.last->url : "";
   LearnBefore learn_before;
-  if (options_.learner) learn_before = learnBefore();
+  if (options_.learner) learn_before = learnBefore(command);
   Response r = secrets ? dispatch(command, page) : errorResponse(command.name, secrets);
   // An error answers with the page's events too (a dialog, a script lscope stopped): the next
   // command's answer would tell them late, beside a page they no longer describe.

@@ -116,7 +116,7 @@ class Session : private IntentHost {
     std::string url, document, patterns;
     std::map<int, std::string> members;  // element id -> "pattern.field"
   };
-  LearnBefore learnBefore() const;
+  LearnBefore learnBefore(const Command& c) const;  // empty unless `c` is a command it records
   void learn(const Command& original, const Command& command, const LearnBefore& before, Response& r);
   void loadDiscovered();
   bool registerDiscovered(const json& definition, std::string* error);

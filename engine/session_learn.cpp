@@ -78,9 +78,9 @@ std::string maskQuery(const std::string& url) {
 
 }  // namespace
 
-Session::LearnBefore Session::learnBefore() const {
+Session::LearnBefore Session::learnBefore(const Command& c) const {
   LearnBefore b;
-  if (!browser_.last) return b;
+  if (!browser_.last || !learnedActions().count(c.name)) return b;
   b.url = browser_.last->url;
   b.document = browser_.last->document;
   for (const auto& p : browser_.last->patterns) {
@@ -170,12 +170,18 @@ void Session::learn(const Command& original, const Command& c, const LearnBefore
     learn_index_->add(o);
   }
   if (learn_index_->commands(learn_session_) < 2) return;
-  auto stored = options_.learner->proposals(o.domain);
+  // The domain's stored proposals, read only when recognition has something to name or compare.
+  std::optional<std::vector<ProposalRow>> stored_rows;
+  auto storedRows = [&]() -> std::vector<ProposalRow>& {
+    if (!stored_rows) stored_rows = options_.learner->proposals(o.domain);
+    return *stored_rows;
+  };
   auto taken = [&](const std::string& n) {
     if (findCommand(n) || findIntent(n)) return true;
-    return std::any_of(stored.begin(), stored.end(), [&](const ProposalRow& p) { return p.name == n; });
+    return std::any_of(storedRows().begin(), storedRows().end(), [&](const ProposalRow& p) { return p.name == n; });
   };
   for (auto& p : learn_index_->recognize(learn_session_, cfg, taken)) {
+    auto& stored = storedRows();
     if (p.continues) continue;  // the earlier occurrences went on: propose the whole sequence
     auto same = std::find_if(stored.begin(), stored.end(), [&](const ProposalRow& q) { return sameTemplate(q.tmpl, p.row.tmpl); });
     if (same == stored.end()) {
@@ -191,7 +197,6 @@ void Session::learn(const Command& original, const Command& c, const LearnBefore
       // The same sequence seen again: its counts and what varied now, under its first name.
       p.row.name = same->name;
       p.row.definition["intent"] = same->name;
-      p.lines = describeProposal(p.row);
     }
     options_.learner->putProposal(p.row);
     if (cfg.auto_accept) {
@@ -237,11 +242,17 @@ void Session::loadDiscovered() {
   }
 }
 
+namespace {
+
+Response learnerOff(const std::string& command) {
+  return errorResponse(command, Status(codes::kUnsupported, "the intent learner is off",
+                                       "it is on by default for local stdio use; intent_learner.enabled: true in config.yaml"));
+}
+
+}  // namespace
+
 Response Session::doLearned(const Command& c) {
-  if (!options_.learner) {
-    return errorResponse("learned", Status(codes::kUnsupported, "the intent learner is off",
-                                           "it is on by default for local stdio use; intent_learner.enabled: true in config.yaml"));
-  }
+  if (!options_.learner) return learnerOff(c.name);
   bool all = c.args.value("all", false);
   auto rows = options_.learner->proposals();
   int proposed = 0, saved = 0, rejected = 0;
@@ -275,7 +286,7 @@ Status noProposal(const std::string& name) {
 }  // namespace
 
 Response Session::doAccept(const Command& c) {
-  if (!options_.learner) return doLearned(c);
+  if (!options_.learner) return learnerOff(c.name);
   std::string name = c.args.value("name", "");
   auto p = options_.learner->proposal(name);
   if (!p) return errorResponse("accept", noProposal(name));
@@ -298,7 +309,7 @@ Response Session::doAccept(const Command& c) {
 }
 
 Response Session::doReject(const Command& c) {
-  if (!options_.learner) return doLearned(c);
+  if (!options_.learner) return learnerOff(c.name);
   std::string name = c.args.value("name", "");
   auto p = options_.learner->proposal(name);
   if (!p) return errorResponse("reject", noProposal(name));
@@ -312,7 +323,7 @@ Response Session::doReject(const Command& c) {
 }
 
 Response Session::doForget(const Command& c) {
-  if (!options_.learner) return doLearned(c);
+  if (!options_.learner) return learnerOff(c.name);
   bool all = c.args.value("all", false);
   std::string domain = c.args.value("domain", "");
   if (all == !domain.empty()) {
@@ -458,7 +469,7 @@ Result<size_t> stepNumber(const std::string& word, size_t count, bool insert) {
 }  // namespace
 
 Response Session::doRefine(const Command& c, Page& page) {
-  if (!options_.learner) return doLearned(c);
+  if (!options_.learner) return learnerOff(c.name);
   std::string name = c.args.value("name", "");
   if (!refining_ || refining_->name != name) {
     auto p = options_.learner->proposal(name);
