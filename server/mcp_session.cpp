@@ -102,6 +102,8 @@ std::optional<json> McpSession::handle(const json& msg) {
         handleNotification(msg);
       } catch (const json::exception& e) {
         spdlog::debug("notification ignored: {}", e.what());  // nothing to answer a notification with
+      } catch (const std::exception& e) {
+        spdlog::error("notification failed: {}", e.what());
       }
       return std::nullopt;
     case MessageKind::kResponse: {
@@ -125,6 +127,10 @@ std::optional<json> McpSession::handle(const json& msg) {
         // A field of the wrong type anywhere in params ({"protocolVersion": 1}): the request is
         // refused, the server goes on (found by fuzz/http_fuzz.cpp; it used to end the process).
         return makeError(msg["id"], kInvalidParams, std::string("Invalid params: ") + e.what());
+      } catch (const std::exception& e) {
+        // Anything else a handler throws is our bug; the client gets an error, not a dead server.
+        spdlog::error("{} failed: {}", msg["method"].get<std::string>(), e.what());
+        return makeError(msg["id"], kInternalError, std::string("Internal error: ") + e.what());
       }
   }
   return std::nullopt;
@@ -144,12 +150,14 @@ std::optional<json> McpSession::handleRequest(const json& msg) {
     if (params.contains("cursor")) {
       if (!params["cursor"].is_string()) return makeError(id, kInvalidParams, "Invalid params: \"cursor\" must be a string");
       std::string cursor = params["cursor"].get<std::string>();
-      if (cursor.rfind("tools:", 0) != 0 || cursor.size() < 7 ||
+      // At most 9 digits: "tools:" and 30 nines made std::stoul throw out_of_range, which ended
+      // the process (a client's one line; found by reading, the jsonrpc fuzzer had not).
+      if (cursor.rfind("tools:", 0) != 0 || cursor.size() < 7 || cursor.size() > 15 ||
           cursor.find_first_not_of("0123456789", 6) != std::string::npos) {
         return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
       }
       offset = std::stoul(cursor.substr(6));
-      }
+    }
     auto cat = catalog();
     if (offset > cat->listed().size()) return makeError(id, kInvalidParams, "Invalid params: unknown cursor");
     std::string version = protocolVersion();

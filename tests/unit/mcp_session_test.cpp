@@ -171,8 +171,14 @@ TEST_CASE("tools/list pages with opaque cursors") {
     cursor = r["nextCursor"];
   }
   CHECK(seen.size() == ToolCatalog::build("all").value()->listed().size());
-  auto bad = session.handle({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}, {"params", {{"cursor", "bogus"}}}});
-  CHECK((*bad)["error"]["code"] == -32602);
+  for (std::string c : {"bogus", "tools:", "tools:-1", "tools:999999", "tools:999999999999999999999999999"}) {
+    INFO(c);
+    auto bad = session.handle({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "tools/list"}, {"params", {{"cursor", c}}}});
+    REQUIRE(bad);
+    CHECK((*bad)["error"]["code"] == -32602);
+  }
+  auto still = session.handle({{"jsonrpc", "2.0"}, {"id", 100}, {"method", "ping"}});
+  CHECK(still->contains("result"));
 }
 
 TEST_CASE("cancellation: a cancelled call gets no response and the session stays usable") {
