@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, with AddressSanitizer and UndefinedBehaviorSanitizer) in
-# build-asan and runs each over a copy of its seed corpus (fuzz/corpus/<target>).
+# build-asan and runs each over a copy of its seed corpus (fuzz/corpus/<target>), with its dictionary
+# (fuzz/<target>.dict) where there is one.
 #   scripts/fuzz.sh [--time SECONDS | --runs N] [target ...]     (default: --time 60, every target)
 # Prints one line per target (executions, seconds, executions/s, corpus size, peak RSS) and
 # fails on a crash, a leak or a timeout; the input that caused it is kept in build-asan/fuzz-artifacts.
@@ -29,7 +30,8 @@ for t in "${targets[@]}"; do
   log="build-asan/fuzz-artifacts/$t.log"
   start=$(date +%s)
   # -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: growth is a leak too.
-  if ! "build-asan/fuzz/fuzz_$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  dict=(); [[ -f "fuzz/$t.dict" ]] && dict=(-dict="fuzz/$t.dict")
+  if ! "build-asan/fuzz/fuzz_$t" "${limit[@]}" "${dict[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-asan/fuzz-artifacts/$t-" "$work" >"$log" 2>&1; then
     echo "fuzz_$t FAILED: see $log" >&2
     tail -30 "$log" >&2
