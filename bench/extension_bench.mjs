@@ -1,9 +1,12 @@
 // What the extension backend costs against CDP (issue 15): the real server over MCP stdio with
 // the official client, on the same fixture pages, side by side in one run. One lscope drives
-// headless Chromium over CDP (the default); the other drives a headless Chromium that lscope
-// started with the Lemmascope extension loaded and paired (--extension-launch), every command
-// going through the extension's WebSocket and chrome.debugger. The two are measured interleaved,
-// page by page: the ratio holds on a noisy machine, the absolute times do not.
+// headless Chromium over CDP (the default); one drives a headless Chromium that lscope started
+// with the Lemmascope extension loaded and paired (--extension-launch), every command going
+// through the extension's WebSocket and chrome.debugger; the third is the same launch with a
+// second extension that puts a frame of its own into every page (as password managers do), so
+// the browser refuses chrome.debugger and the relay works in script mode (chrome.scripting,
+// synthesized input). All are measured interleaved, page by page: the ratio holds on a noisy
+// machine, the absolute times do not.
 // Exits 0 whatever the numbers.
 //   node bench/extension_bench.mjs [--runs 15]      (npm ci in tests/e2e first)
 const { lscopeBin, text } = await import('../tests/e2e/lib/lscope.js');
@@ -32,10 +35,14 @@ const pages = [
 ];
 
 const fixtures = await startFixtureServer();
+const injector = new URL('../tests/fixtures/extensions/frame-injector', import.meta.url).pathname;
+const launch = ['--backend', 'extension', '--extension-launch', '--extension-port', '0'];
 const servers = {
   cdp: await start([]),
-  extension: await start(['--backend', 'extension', '--extension-launch', '--extension-port', '0']),
+  extension: await start(launch),
+  script: await start([...launch, `--browser-arg=--load-extension=${injector}`]),
 };
+const names = Object.keys(servers);
 const timed = async (client, name, args) => {
   const t0 = process.hrtime.bigint();
   const r = await client.callTool({ name, arguments: args });
@@ -47,10 +54,12 @@ const timed = async (client, name, args) => {
 const t = {};
 for (const [page, target] of pages) {
   const url = `${fixtures.base}/${page}`;
-  t[page] = { cdp: { goto: [], observe: [], click: [] }, extension: { goto: [], observe: [], click: [] } };
+  t[page] = Object.fromEntries(names.map((n) => [n, { goto: [], observe: [], click: [] }]));
   for (const s of Object.values(servers)) await timed(s, 'goto', { url });  // start, caches: not timed
   for (let i = 0; i < runs; i++) {
-    for (const name of i % 2 ? ['extension', 'cdp'] : ['cdp', 'extension']) {
+    // A different order each run, so no server always goes first.
+    const order = names.map((_, k) => names[(k + i) % names.length]);
+    for (const name of order) {
       const s = servers[name];
       t[page][name].goto.push(await timed(s, 'goto', { url }));
       t[page][name].observe.push(await timed(s, 'observe', {}));
@@ -60,21 +69,27 @@ for (const [page, target] of pages) {
   }
 }
 
-console.log(`extension vs CDP, headless Chromium, ${runs} interleaved runs per page (medians, ms)`);
-console.log('page            goto cdp / ext          observe cdp / ext       click cdp / ext');
-const ratios = { goto: [], observe: [], click: [] };
+console.log(`CDP, extension (chrome.debugger) and extension in script mode, headless Chromium, ${runs} interleaved runs per page (medians, ms; x: against CDP)`);
+console.log(`page            ${['goto', 'observe', 'click'].map((k) => `${k} cdp / ext / script`.padEnd(40)).join('')}`);
+const ratios = { extension: { goto: [], observe: [], click: [] }, script: { goto: [], observe: [], click: [] } };
 for (const [page] of pages) {
   const cols = ['goto', 'observe', 'click'].map((k) => {
     const a = t[page].cdp[k];
-    const b = t[page].extension[k];
-    if (!a.length) return '-'.padEnd(24);
-    ratios[k].push(median(b) / median(a));
-    return `${median(a).toFixed(1).padStart(6)} / ${median(b).toFixed(1).padStart(6)} (x${(median(b) / median(a)).toFixed(2)})`.padEnd(24);
+    if (!a.length) return '-'.padEnd(40);
+    const cells = [median(a).toFixed(1).padStart(6)];
+    for (const n of ['extension', 'script']) {
+      const b = t[page][n][k];
+      ratios[n][k].push(median(b) / median(a));
+      cells.push(`${median(b).toFixed(1).padStart(6)} (x${(median(b) / median(a)).toFixed(2)})`);
+    }
+    return cells.join(' / ').padEnd(40);
   });
   console.log(`${page.padEnd(16)}${cols.join('')}`);
 }
-for (const k of Object.keys(ratios)) {
-  console.log(`${k}: extension / CDP, median of the pages' ratios x${median(ratios[k]).toFixed(2)}`);
+for (const n of ['extension', 'script']) {
+  for (const k of Object.keys(ratios[n])) {
+    console.log(`${k}: ${n} / CDP, median of the pages' ratios x${median(ratios[n][k]).toFixed(2)}`);
+  }
 }
 for (const s of Object.values(servers)) await s.close();
 await fixtures.close();

@@ -105,6 +105,12 @@ void presetFromProgramName(const std::string& argv0, Options& o) {
 }
 
 std::string shippedDir(const std::string& installed_rel, const std::string& source_rel);
+// The extension's files: installed (share/lemmascope/extension), else build/extension of the
+// build this binary came from (transports/extension/chrome plus the scanner files it injects).
+std::string extensionDir() {
+  std::string dir = shippedDir("extension", "");
+  return dir == std::string(LSCOPE_SOURCE_DIR) + "/" ? std::string(LSCOPE_BINARY_DIR) + "/extension" : dir;
+}
 std::string homeDir();
 
 // The extension's pairing secret: ~/.lemmascope/extension-token (0600).
@@ -166,7 +172,7 @@ lscope::Result<std::unique_ptr<BackendFactory>> makeFactory(const Options& o) {
   lscope::ext::ExtensionOptions ext;
   ext.port = o.extension_port;
   ext.token_file = extensionTokenFile();
-  ext.extension_dir = shippedDir("extension", "transports/extension/chrome");
+  ext.extension_dir = extensionDir();
   ext.extension_id = o.extension_id;
   ext.launch = o.extension_launch;
   ext.browser = o.browser;
@@ -352,7 +358,7 @@ int printPairing(const Options& o) {
     std::cerr << "lscope: " << token.status().message() << "\n";
     return 2;
   }
-  std::string dir = shippedDir("extension", "transports/extension/chrome");
+  std::string dir = extensionDir();
   std::string id = o.extension_id;
   if (id.empty()) {
     auto found = lscope::ext::extensionIdOf(dir);
@@ -527,7 +533,7 @@ int main(int argc, char** argv) {
   if (doctor->parsed()) {
     lscope::DoctorOptions d;
     d.browser = o.browser == "wpe" ? "" : o.browser;
-    d.extension_dir = shippedDir("extension", "transports/extension/chrome");
+    d.extension_dir = extensionDir();
     d.token_file = extensionTokenFile();
     d.home = homeDir();
     d.extension_port = o.extension_port;

@@ -54,4 +54,4 @@ add_custom_target(mcpb
           -DPROCESSOR=${CMAKE_SYSTEM_PROCESSOR} -P ${CMAKE_SOURCE_DIR}/cmake/mcpb.cmake
   COMMENT "Packing the MCP Bundle and writing server.json"
   VERBATIM)
-add_dependencies(mcpb lscope extension_zip deb_changelog)
+add_dependencies(mcpb lscope extension deb_changelog)

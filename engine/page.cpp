@@ -310,6 +310,8 @@ void Page::reportEvents(Response& r) {
   if (state_.backend) {
     for (auto& ev : state_.backend->drainEvents()) events.push_back(std::move(ev));
   }
+  // What the page did comes first; how the input reached it (synthesized) is a footnote.
+  std::stable_partition(events.begin(), events.end(), [](const BrowserEvent& e) { return e.kind != "synthesized_input"; });
   for (const auto& ev : events) {
     // An error that already says it (the script stopped by this command's own call) is not
     // repeated as an event.
@@ -330,6 +332,10 @@ void Page::reportEvents(Response& r) {
       }
       r.add("events", "new tab [" + std::to_string(n) + "] " + shortUrl(url) + " (tabs switch " +
                           std::to_string(n) + ")");
+    } else if (ev.kind == "synthesized_input") {
+      // Issue 15: input without the debugger is synthesized in the page, and the agent is told.
+      r.add("events", "input synthesized (untrusted: isTrusted is false, a page may ignore it): the browser refuses "
+                      "the debugger on this tab (" + ev.message + ")");
     } else if (ev.kind == "script_stopped") {
       r.add("events", "the page's script " + ev.message);
     } else if (ev.kind == "download") {

@@ -3124,7 +3124,7 @@
       elements: map(ordered, (item) => elementJson(item, includeHidden, setHas(detailed, item), active)),
       patterns: map(patterns.list, (p) => patternJson(p)),
       messages: detectMessages(walk, items, patterns.list),
-      frames: map(filter(walk.frames, (f) => includeHidden || isVisible(f.iframe)), frameJson),
+      frames: map(filter(walk.frames, (f) => (includeHidden || isVisible(f.iframe)) && !isExtensionFrame(f)), frameJson),
       stats: {
         total_scanned: walk.total,
         interactive: walk.candidates.length,
@@ -3602,6 +3602,18 @@
     if (st.checked === false) push(out, 'unchecked');
     if (st.focused) push(out, 'focused');
     return out;
+  }
+
+  // A frame a browser extension put into the page (a password manager's menu, a translator's
+  // bar): the browser's, not the page's, and nothing in it can be scanned or driven.
+  function isExtensionFrame(f) {
+    let src = attr(f.iframe, 'src') || '';
+    try {
+      src = f.iframe.src || src;
+    } catch (e) {
+      // keep the attribute
+    }
+    return reTest(/^(chrome|moz|safari-web|ms-browser)-extension:/i, str(src));
   }
 
   function frameJson(f) {
@@ -5248,9 +5260,20 @@
     return receivesPointer(item, el, null) || composedContains(el, target);
   }
 
+  // Script mode (the extension where the browser refuses its debugger) synthesizes the user's
+  // input in this world and names those events here: the guard weighs them as trusted ones.
+  function synthesizedInput(e) {
+    try {
+      const named = globalThis.__lemmascopeSynthesized;
+      return !!named && named.has(e);
+    } catch (x) {
+      return false;
+    }
+  }
+
   function onGuardEvent(e) {
     const g = guard;
-    if (!g || !e.isTrusted) return;
+    if (!g || !(e.isTrusted || synthesizedInput(e))) return;
     if (now() > g.until) {
       disarmGuard();
       return;

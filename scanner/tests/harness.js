@@ -74,7 +74,9 @@ function serve(root = FIXTURES) {
  */
 class Browser {
   constructor() {
-    this.child = spawn(LSCOPE_BIN, ['scanner', ...EXPECTATIONS.backends[BACKEND].args], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // {root}: the repository's root (a fixture extension's path).
+    const args = EXPECTATIONS.backends[BACKEND].args.map((a) => a.replace('{root}', path.resolve(__dirname, '../..')));
+    this.child = spawn(LSCOPE_BIN, ['scanner', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.pending = [];
     this.stderr = '';
     this.dead = ''; // why the process is gone

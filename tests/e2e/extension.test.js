@@ -282,6 +282,94 @@ describe('the extension backend in a browser lscope launched (--extension-launch
   });
 });
 
+// Script mode: a page that embeds another extension's frame (password managers and translators
+// add one to every page) is one Chromium lets no extension debug. The relay then drives the tab
+// with chrome.scripting: the work gets done, and every answer says the input was synthesized.
+describe('the extension backend where the browser refuses chrome.debugger (script mode)', () => {
+  const injector = path.resolve(here, '../fixtures/extensions/frame-injector');
+  let fixtures;
+  let lscope;
+  let devtools;
+  const call = (name, args = {}) => lscope.client.callTool({ name, arguments: args });
+  const ok = async (name, args = {}) => {
+    const r = await call(name, args);
+    assert.equal(r.isError, false, `${name} ${JSON.stringify(args)} failed:\n${text(r)}`);
+    return text(r);
+  };
+  // What the page shows, read beside lscope through the browser's DevTools port (as a person sees it).
+  const pageText = async (selector) => {
+    const { targetInfos } = await devtools.send('Target.getTargets');
+    const tab = targetInfos.find((t) => t.type === 'page' && t.url.startsWith(fixtures.base));
+    const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: tab.targetId, flatten: true });
+    try {
+      const r = await devtools.send('Runtime.evaluate', { expression: `document.querySelector(${JSON.stringify(selector)}).textContent`, returnByValue: true }, sessionId);
+      return r.result.value;
+    } finally {
+      await devtools.send('Target.detachFromTarget', { sessionId }).catch(() => {});
+    }
+  };
+
+  before(async () => {
+    fixtures = await startFixtureServer({ extraRoots: { '/e2e-pages/': pagesDir } });
+    const devtoolsPort = await freePort();
+    lscope = await start(['--backend', 'extension', '--extension-launch', '--extension-port', '0',
+      `--browser-arg=--load-extension=${injector}`, `--browser-arg=--remote-debugging-port=${devtoolsPort}`]);
+    await ok('goto', { url: 'about:blank' });
+    const version = await until('the browser DevTools endpoint', async () => {
+      const r = await fetch(`http://127.0.0.1:${devtoolsPort}/json/version`).catch(() => null);
+      return r && r.ok ? r.json() : null;
+    });
+    devtools = await cdpConnect(version.webSocketDebuggerUrl);
+  });
+  after(async () => {
+    devtools?.close();
+    await lscope?.client.close();
+    await fixtures?.close();
+  });
+
+  it('signs in on a page with another extension\'s frame: the server gets the form, the answer says the input was synthesized', async () => {
+    const page = await ok('goto', { url: `${fixtures.base}/login.html` });
+    assert.match(page, /\[\d+\] input\/email "Email"/);
+    assert.doesNotMatch(page, /chrome-extension|frame\.html/, 'the other extension\'s frame is the browser\'s, not the page\'s');
+    const before = fixtures.received.length;
+    const r = await ok('login', { username: 'ada@example.com', password: 'correct horse battery staple' });
+    assert.match(r, /authenticated: true/);
+    assert.match(r, /# events\n(.*\n)*input synthesized \(untrusted: isTrusted is false, a page may ignore it\): the browser refuses the debugger on this tab \(Cannot access a chrome-extension:\/\/ URL of different extension\)/);
+    assert.doesNotMatch(r, /correct horse/, 'the password stays masked');
+    const post = fixtures.received.slice(before).find((e) => e.method === 'POST' && e.path === '/login');
+    assert.deepEqual({ email: post?.form.email, password: post?.form.password },
+      { email: 'ada@example.com', password: 'correct horse battery staple' }, 'the site received the sign-in');
+    assert.match(await ok('url'), /dashboard\.html\n/);
+  });
+
+  it('the page sees untrusted events, as the answer said; typing, keys, dialogs, back and forward work', async () => {
+    await ok('goto', { url: `${fixtures.base}/istrusted.html` });
+    await ok('click', { target: 'Confirm order' });
+    assert.equal(await pageText('#click-result'), 'untrusted click ignored');
+    const typed = await ok('type', { target: 'Code', text: 'ab' });
+    assert.match(typed, /value "ab"/);
+    assert.match(await pageText('#key-result'), /untrusted 2$/);
+    await ok('goto', { url: `${fixtures.base}/dialogs.html` });
+    assert.match(await ok('click', { target: 'Delete item' }), /dialog confirm "Delete this item\?" \(accepted\)/);
+    await ok('click', { target: 'Go to dashboard' });
+    assert.match(await ok('back'), /dialogs\.html/);
+    assert.match(await ok('forward'), /dashboard\.html/);
+    await ok('goto', { url: `${fixtures.base}/search.html` });
+    assert.match(await ok('search', { query: 'blue shoes' }), /q=blue\+shoes/);
+  });
+
+  it('what needs the debugger fails clearly and the session goes on: a file upload', async () => {
+    await ok('goto', { url: `${fixtures.base}/upload.html` });
+    const file = path.join(os.tmpdir(), `lscope-script-upload-${process.pid}.txt`);
+    fs.writeFileSync(file, 'hello upload\n');
+    const r = await call('upload', { target: 'Document', path: file });
+    fs.rmSync(file, { force: true });
+    assert.equal(r.isError, true, text(r));
+    assert.match(text(r), /a file upload needs the debugger, which the browser refuses on this tab/);
+    assert.match(await ok('observe'), /upload\.html/);
+  });
+});
+
 describe('the extension relay refuses everyone but the paired extension', () => {
   let fixtures;
   let home;

@@ -15,6 +15,8 @@ namespace lscope::cdp {
 namespace {
 
 constexpr const char* kWorldName = "lemmascope";
+// evaluateInWorld's answer for a tab the extension drives with scripts (Target::scripted).
+constexpr const char* kScriptMode = "SCRIPT_MODE";
 
 std::string buttonName(MouseButton b) {
   switch (b) {
@@ -123,6 +125,7 @@ Status CdpPage::attachTab(const std::string& target_id, Deadline deadline) {
     Target& t = targets_[target_id];
     t.target_id = target_id;
     t.session_id = session;
+    t.scripted = attached->value("scripted", std::string());
     active_ = target_id;
   }
   for (const char* method : {"Page.enable", "Network.enable"}) {
@@ -384,6 +387,13 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
     const auto started = Clock::now();
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      Target* t = targetBySession(session);
+      if (t && !t->scripted.empty()) {
+        return Status(kScriptMode, "the tab went to script mode (" + t->scripted + ")", "run the command again");
+      }
+    }
     auto context = scannerWorld(session, frame, deadline);
     bool dispatched = false;
     Result<json> reply = context.status();
@@ -452,12 +462,40 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
   }
 }
 
+Result<json> CdpPage::scriptedScanner(const std::string& session, const json& command, bool repeatable,
+                                      Deadline deadline) {
+  for (int attempt = 0;; ++attempt) {
+    auto reply = conn_->send("Lemmascope.scanner", {{"command", command}}, session, deadline);
+    if (!reply && reply.status().code() == "CONTEXT_LOST") {
+      if (repeatable && attempt < 3) continue;  // the document went: read the new one
+      return Status(codes::kNavigationError, "the page navigated while the command ran", "observe the new page");
+    }
+    if (!reply) return reply.status();
+    const json& value = (*reply)["result"]["value"];
+    if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
+    json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
+    if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
+    return parsed;
+  }
+}
+
 Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
-  std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
-                     command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
   // Reading commands are safe to repeat in a new document; actions and waits are not.
   bool repeatable = isReadOnlyScannerCommand(command.value("cmd", ""));
+  auto scripted = [&]() {
+    std::lock_guard<std::mutex> lock(mu_);
+    Target* t = activeTarget();
+    return frame_id.empty() && t && !t->scripted.empty() ? t->session_id : std::string();
+  };
+  std::string session = scripted();
+  if (!session.empty()) return scriptedScanner(session, command, repeatable, deadline);
+  std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
+                     command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
   auto reply = evaluateInWorld(frame_id, expr, true, deadline, repeatable);
+  // The tab went to script mode under this command: its world went with the debugger.
+  if (!reply && reply.status().code() == kScriptMode && !(session = scripted()).empty()) {
+    return scriptedScanner(session, command, repeatable, deadline);
+  }
   if (!reply) return reply.status();
   const json& value = (*reply)["result"]["value"];
   if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
@@ -468,7 +506,18 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
 
 // --- input ---------------------------------------------------------------------------------
 
+std::string CdpPage::noteSynthesizedInput() {
+  std::lock_guard<std::mutex> lock(mu_);
+  Target* t = activeTarget();
+  if (!t || t->scripted.empty()) return {};
+  // Once per answer: the engine drains events after each command.
+  bool noted = std::any_of(events_.begin(), events_.end(), [](const BrowserEvent& e) { return e.kind == "synthesized_input"; });
+  if (!noted) events_.push_back({"synthesized_input", "", t->scripted});
+  return t->scripted;
+}
+
 Status CdpPage::mouseMove(Point to, Deadline deadline) {
+  noteSynthesizedInput();
   auto r = call("Input.dispatchMouseEvent", {{"type", "mouseMoved"}, {"x", to.x}, {"y", to.y}}, deadline);
   return r.status();
 }
@@ -476,6 +525,7 @@ Status CdpPage::mouseMove(Point to, Deadline deadline) {
 Status CdpPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers,
                            Deadline deadline) {
   spdlog::trace("cdp click at {},{}", at.x, at.y);
+  noteSynthesizedInput();
   std::vector<std::pair<const char*, json>> events;
   events.emplace_back("Input.dispatchMouseEvent", json{{"type", "mouseMoved"}, {"x", at.x}, {"y", at.y}});
   for (int i = 1; i <= std::max(1, click_count); ++i) {
@@ -491,6 +541,7 @@ Status CdpPage::mouseClick(Point at, MouseButton button, int click_count, int mo
 }
 
 Status CdpPage::insertText(const std::string& text, Deadline deadline) {
+  noteSynthesizedInput();
   // Printable ASCII goes key by key, so keydown/keyup listeners (autocomplete, validation, input
   // masks) see real keystrokes; anything else is committed at once like an input method would.
   std::vector<std::pair<const char*, json>> events;
@@ -506,6 +557,7 @@ Status CdpPage::insertText(const std::string& text, Deadline deadline) {
 }
 
 Status CdpPage::commitText(const std::string& text, Deadline deadline) {
+  noteSynthesizedInput();
   return dispatchInOrder({{"Input.insertText", json{{"text", text}}}}, deadline);
 }
 
@@ -539,6 +591,7 @@ Status CdpPage::pressKey(const std::string& key_name, int modifiers, Deadline de
     return Status(codes::kParameterInvalid, "unknown key \"" + key_name + "\"",
                   "use a key name such as Enter, Tab, Escape, ArrowDown, F5, or a single character");
   }
+  noteSynthesizedInput();
   LSCOPE_RETURN_IF_ERROR(call("Input.dispatchKeyEvent", keyEvent(*key, "keyDown", modifiers), deadline));
   return call("Input.dispatchKeyEvent", keyEvent(*key, "keyUp", modifiers), deadline).status();
 }
@@ -644,6 +697,14 @@ Result<std::string> CdpPage::newTab(const std::string& url, Deadline deadline) {
 
 Status CdpPage::setFiles(int scanner_id, const std::string& frame_id,
                          const std::vector<std::string>& paths, Deadline deadline) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Target* t = activeTarget();
+    if (frame_id.empty() && t && !t->scripted.empty()) {
+      return Status(codes::kUnsupported, "a file upload needs the debugger, which the browser refuses on this tab (" + t->scripted + ")",
+                    "upload on a page without another extension's frame, or use the cdp backend");
+    }
+  }
   // The element object from the scanner's map, then DOM.setFileInputFiles on it.
   std::string expr = "globalThis." + std::string(kScannerGlobal) + ".element(" + std::to_string(scanner_id) + ")";
   auto el = evaluateInWorld(frame_id, expr, false, deadline);
@@ -819,6 +880,29 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
 
   Target* t = targetBySession(session_id);
   if (!t) return;
+  if (method == "Lemmascope.scripted") {
+    // The extension lost the debugger on this tab (a frame of another extension appeared) and
+    // drives it with scripts from now on: its worlds went with the debugger.
+    t->scripted = params.value("reason", std::string("the browser refuses the debugger"));
+    t->worlds.clear();
+    t->child_frames.clear();
+    t->main_frame_id = params.value("frameId", t->main_frame_id);
+    if (params.contains("url")) t->url = params.value("url", t->url);
+    t->loading = params.value("loading", false);
+    t->inflight.clear();
+    for (auto it = targets_.begin(); it != targets_.end();) {  // its out-of-process frames went too
+      if (it->second.is_frame && it->second.parent_session == session_id) it = targets_.erase(it);
+      else ++it;
+    }
+    cv_.notify_all();
+    return;
+  }
+  if (method == "Lemmascope.popupBlocked") {
+    events_.push_back({"blocked", params.value("url", ""),
+                       "the browser's popup blocker stopped a window the page opened (it wants a user's gesture, and "
+                       "synthesized input is none): goto it to follow"});
+    return;
+  }
   if (method == "Page.frameStartedLoading" || method == "Page.frameStartedNavigating") {
     // frameStartedNavigating comes first, as soon as the browser starts a navigation (a form
     // submission is scheduled asynchronously after the click that caused it).

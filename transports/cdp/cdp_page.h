@@ -89,6 +89,10 @@ class CdpPage final : public Backend, public GatedPage {
     uint64_t navigations = 0;           // main-frame URL changes
     std::set<std::string> inflight;     // network request ids in flight
     Clock::time_point last_network = Clock::now();
+    // Through the extension, a tab the browser refuses the debugger: why. The extension then
+    // answers for it with scripts (transports/extension/chrome/script.js): the scanner runs
+    // through Lemmascope.scanner, and input is synthesized (untrusted).
+    std::string scripted;
   };
 
   CdpPage(std::shared_ptr<CdpConnection> conn, CdpPageOptions options)
@@ -105,6 +109,11 @@ class CdpPage final : public Backend, public GatedPage {
   Result<json> evaluateInWorld(const std::string& frame_id, const std::string& expression,
                                bool by_value, Deadline deadline, bool retry = true);
   void finishDownload(const json& params);  // REQUIRES: mu_ held
+  // Script mode: a scanner command through the extension, which injects the scanner itself.
+  Result<json> scriptedScanner(const std::string& session, const json& command, bool repeatable, Deadline deadline);
+  // Why the active tab is in script mode ("" when it is not); notes that its input is
+  // synthesized, for the command's answer.
+  std::string noteSynthesizedInput();
   // Whether the renderer of `session` cannot run even a trivial script (the page's script holds
   // its thread).
   bool rendererBusy(const std::string& session);

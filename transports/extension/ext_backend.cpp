@@ -147,6 +147,14 @@ class ExtensionFactory final : public BackendFactory {
     if (ec || !writeFile(ext_dir + "/pairing.json", json{{"code", pairingCode(relay_->port(), token_)}}.dump())) {
       return Status(codes::kInternal, "cannot prepare the extension in " + ext_dir);
     }
+    // Other extensions asked for with --browser-arg=--load-extension=DIR[,DIR] load beside ours
+    // (a user's password manager, say): Chromium takes one such switch, so they are merged.
+    std::string load = ext_dir;
+    std::vector<std::string> extra;
+    for (const auto& a : options_.extra_args) {
+      if (a.rfind("--load-extension=", 0) == 0) load += "," + a.substr(17);
+      else extra.push_back(a);
+    }
     SpawnOptions spawn;
     spawn.program = *path;
     spawn.log_name = "chromium";
@@ -165,8 +173,8 @@ class ExtensionFactory final : public BackendFactory {
                   // No "started debugging this browser" bar: this browser is lscope's own, and
                   // the bar would shrink the viewport at a moment of its choosing.
                   "--silent-debugger-extension-api",
-                  "--load-extension=" + ext_dir,
-                  "--disable-extensions-except=" + ext_dir,
+                  "--load-extension=" + load,
+                  "--disable-extensions-except=" + load,
                   // Room for the browser's own UI (the tab strip shows even headless): the
                   // page then shrinks the window to the viewport asked for.
                   "--window-size=" + std::to_string(options_.viewport_width) + "," +
@@ -177,7 +185,7 @@ class ExtensionFactory final : public BackendFactory {
                            std::to_string(options_.viewport_height + 600) + "}");
     }
     if (!options_.headed) spawn.args.push_back("--headless");
-    spawn.args.insert(spawn.args.end(), options_.extra_args.begin(), options_.extra_args.end());
+    spawn.args.insert(spawn.args.end(), extra.begin(), extra.end());
     spawn.args.push_back("about:blank");
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();

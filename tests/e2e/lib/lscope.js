@@ -142,7 +142,9 @@ export const backendName = process.env.LSCOPE_BACKEND || 'cdp';
 if (!expectations.backends[backendName]) {
   throw new Error(`LSCOPE_BACKEND=${backendName} is not in backends/expectations.json`);
 }
-export const backendArgs = expectations.backends[backendName].args;
+// {root} in an argument is the repository's root (a fixture extension's path).
+const root = path.resolve(here, '../../..');
+export const backendArgs = expectations.backends[backendName].args.map((a) => a.replace('{root}', root));
 // The viewport the backend's browser gets ([width, height] in CSS pixels).
 export const backendViewport = expectations.backends[backendName].viewport;
 

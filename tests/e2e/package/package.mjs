@@ -158,7 +158,12 @@ test('the .deb: lintian finds no error; installed into a prefix, lscope runs on 
     assert.equal(fs.readlinkSync(path.join(bin, alias)), 'lscope', `${alias} is a symlink to lscope`);
   }
   assert.deepEqual(sorted(path.join(share, 'schemas'), /\.json$/), sorted(path.join(sourceDir, 'schemas'), /\.json$/));
-  assert.deepEqual(sorted(path.join(share, 'extension'), /./), sorted(path.join(sourceDir, 'transports/extension/chrome'), /./));
+  // The extension as the build writes it: its source files and the scanner files it injects.
+  const shipped = sorted(path.join(share, 'extension'), /./);
+  assert.deepEqual(shipped, sorted(path.join(buildDir, 'extension'), /./));
+  for (const f of [...sorted(path.join(sourceDir, 'transports/extension/chrome'), /./), 'scanner-world.js', 'registry-fn.js']) {
+    assert.ok(shipped.includes(f), `the extension ships ${f}`);
+  }
   assert.ok(fs.existsSync(path.join(share, 'lemmascope-extension.zip')));
   for (const pack of sorted(path.join(sourceDir, 'packs'), /\./).filter((d) => fs.statSync(path.join(sourceDir, 'packs', d)).isDirectory())) {
     assert.ok(fs.existsSync(path.join(share, 'packs', pack, 'pack.yaml')), `pack ${pack}`);

@@ -33,10 +33,11 @@ let retryTimer = null;
 //   contexts: contextId -> {groupId}      tabs: tabId -> contextId
 //   setup: tabId -> [[method, params]]     children: child session id -> tabId
 //   shared: tabId -> true (a user's tab)   latest: the context the server made last
-let S = { contexts: {}, tabs: {}, setup: {}, children: {}, shared: {}, latest: null };
+//   scripted: tabId -> {reason, channel}: tabs driven without the debugger (script.js)
+let S = { contexts: {}, tabs: {}, setup: {}, children: {}, shared: {}, latest: null, scripted: {} };
 const attached = new Set();  // tabs our debugger is attached to, as far as this worker knows
 const chains = new Map();    // session id -> promise: commands are issued in arrival order
-const loaded = chrome.storage.session.get('relay').then((got) => { if (got.relay) S = { shared: {}, latest: null, ...got.relay }; });
+const loaded = chrome.storage.session.get('relay').then((got) => { if (got.relay) S = { shared: {}, latest: null, scripted: {}, ...got.relay }; });
 const save = () => chrome.storage.session.set({ relay: S }).catch(() => {});
 
 // --- the connection ---------------------------------------------------------------------------
@@ -165,14 +166,21 @@ function inOrder(key, start) {
 }
 
 async function ensureAttached(tabId) {
-  if (attached.has(tabId)) return;
+  if (attached.has(tabId) || S.scripted[tabId]) return;
   try {
     await chrome.debugger.attach({ tabId }, '1.3');
   } catch (e) {
     // Ours already, from before this worker was suspended? Then a command goes through.
     const ours = await chrome.debugger.sendCommand({ tabId }, 'Runtime.evaluate', { expression: '1' })
       .then(() => true, () => false);
-    if (!ours) throw fail('cannot control this tab: ' + toError(e).message + ' (is DevTools open on it?)');
+    if (!ours) {
+      // Refused (a page that embeds another extension's frame, a policy): drive it with scripts.
+      const why = toError(e).message;
+      const refusal = /No tab with/.test(why) ? why : await scriptModeRefusal(tabId);
+      if (refusal) throw fail('cannot control this tab: ' + why + ' (and without the debugger: ' + refusal + ')');
+      await enterScriptMode(tabId, why);
+      return;
+    }
     attached.add(tabId);
     return;
   }
@@ -207,18 +215,37 @@ function sessionCommand(sessionId, method, params) {
   return inOrder(sessionId, async () => {
     if (!child) {
       await ensureAttached(tabId);
+      if (S.scripted[tabId]) return { reply: scriptCommand(tabId, method, params) };
       if (SETUP.has(method)) recordSetup(tabId, method, params);
     }
     const target = child ? { tabId, sessionId: child } : { tabId };
-    let reply = chrome.debugger.sendCommand(target, method, params);
-    if (!child && method === 'Page.navigate') reply = reply.catch((e) => navigateAnyway(tabId, params, e));
+    let reply = debuggerCommand(target, method, params);
+    if (!child) reply = reply.catch((e) => refused(tabId, method, params, e));
     return { reply };
   });
 }
 
 // Chromium refuses to let an extension debug a page that embeds another extension's page (a
-// hostile page can do that on purpose). The agent can still leave it: navigate through the
-// tabs API. The load is then reported by the events of the page it arrives at.
+// password manager's or a translator's frame, or a hostile page on purpose): the debugger stays
+// attached but its commands fail. The tab goes on in script mode (script.js), where this command
+// is answered as well; without scripting either, the agent can still leave the page.
+async function refused(tabId, method, params, error) {
+  if (!/Cannot access a chrome-extension:\/\//.test(toError(error).message)) throw error;
+  if (!S.scripted[tabId]) {
+    const refusal = await scriptModeRefusal(tabId);
+    if (refusal) {
+      if (method === 'Page.navigate') return navigateAnyway(tabId, params, error);
+      throw error;
+    }
+    attached.delete(tabId);
+    chrome.debugger.detach({ tabId }).catch(() => {});
+    await enterScriptMode(tabId, toError(error).message);
+  }
+  return scriptCommand(tabId, method, params);
+}
+
+// The agent leaves a page it cannot control: navigate through the tabs API. The load is then
+// reported by the events of the page it arrives at.
 async function navigateAnyway(tabId, params, error) {
   if (!/Cannot access/.test(toError(error).message) || !/^(https?|about|data):/.test(String(params.url))) throw error;
   const loaded = new Promise((resolve) => {
@@ -230,6 +257,19 @@ async function navigateAnyway(tabId, params, error) {
   await chrome.tabs.update(tabId, { url: params.url });
   await loaded;
   return { frameId: '' };  // loaded already: no loaderId, so the caller does not wait again
+}
+
+// A debugger command that fails, not hangs, when the debugger lets go of the tab meanwhile (a
+// frame of another extension appeared in the page: Chromium detaches us).
+const pending = new Map();  // tabId -> Set of rejecters
+function debuggerCommand(target, method, params) {
+  return new Promise((resolve, reject) => {
+    const set = pending.get(target.tabId) || new Set();
+    pending.set(target.tabId, set);
+    const gone = (why) => reject(fail('Detached while handling command (' + why + ')'));
+    set.add(gone);
+    chrome.debugger.sendCommand(target, method, params).then(resolve, reject).finally(() => set.delete(gone));
+  });
 }
 
 async function groupTab(tab, ctx) {
@@ -304,7 +344,8 @@ const browserCommands = {
   'Target.attachToTarget': async ({ targetId }) => {
     const tabId = ownedTab(targetId);
     await inOrder('tab-' + tabId, async () => { await ensureAttached(tabId); return { reply: null }; });
-    return { sessionId: 'tab-' + tabId };
+    const scripted = S.scripted[tabId];
+    return scripted ? { sessionId: 'tab-' + tabId, scripted: scripted.reason, frameId: MAIN_FRAME(tabId) } : { sessionId: 'tab-' + tabId };
   },
   'Target.closeTarget': async ({ targetId }) => {
     const tabId = ownedTab(targetId);
@@ -342,7 +383,8 @@ const browserCommands = {
     await chrome.windows.update(windowId, { width: bounds.width, height: bounds.height });
     return {};
   },
-  'Lemmascope.status': async () => ({ tabs: Object.keys(S.tabs).length, attached: attached.size }),
+  'Lemmascope.status': async () => ({ tabs: Object.keys(S.tabs).length, attached: attached.size,
+    scripted: Object.keys(S.scripted).length }),
 };
 
 function browserCommand(method, params) {
@@ -356,6 +398,7 @@ function release(tabId) {
   delete S.tabs[tabId];
   delete S.shared[tabId];
   delete S.setup[tabId];
+  leaveScriptMode(tabId);
   for (const [s, t] of Object.entries(S.children)) if (t === tabId) delete S.children[s];
   chains.delete('tab-' + tabId);
   if (attached.delete(tabId)) chrome.debugger.detach({ tabId }).catch(() => {});
@@ -376,14 +419,23 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   emit(method, params, source.sessionId || 'tab-' + source.tabId);
 });
 
-chrome.debugger.onDetach.addListener((source, reason) => {
+chrome.debugger.onDetach.addListener(async (source, reason) => {
   const tabId = source.tabId;
   attached.delete(tabId);
-  if (reason === 'canceled_by_user' && tabId in S.tabs) {
+  for (const gone of pending.get(tabId) || []) gone('the debugger was detached: ' + reason);
+  pending.delete(tabId);
+  await loaded;
+  if (!(tabId in S.tabs)) return;
+  if (reason === 'canceled_by_user') {
     // The user took the tab back (the "cancel" of the debugging bar): it is no longer ours.
     release(tabId);
     emit('Target.targetDestroyed', { targetId: 'tab-' + tabId });
+    return;
   }
+  // Still open, so the browser let go of it (the page took in another extension's frame):
+  // attach again, or go on in script mode. The server hears which (Lemmascope.scripted).
+  if (!(await chrome.tabs.get(tabId).catch(() => null))) return;
+  await inOrder('tab-' + tabId, async () => { await ensureAttached(tabId); return { reply: null }; }).catch(() => {});
 });
 
 // Only tabs that the agent's own pages open (window.open, target=_blank) become the agent's:
@@ -452,6 +504,20 @@ async function unshare(msg) {
 }
 
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  // A dialog the page opened in a scripted tab, from this extension's isolated world there.
+  if (msg && msg.type === 'dialog' && sender.id === chrome.runtime.id && sender.tab && sender.frameId === 0) {
+    loaded.then(() => {
+      const st = S.scripted[sender.tab.id];
+      if (!st || msg.channel !== st.dialogs) return;
+      if (msg.dialog === 'popup') {
+        emit('Lemmascope.popupBlocked', { url: String(msg.message) }, 'tab-' + sender.tab.id);
+        return;
+      }
+      emit('Page.javascriptDialogOpening', { type: String(msg.dialog), message: String(msg.message), defaultPrompt: '' },
+        'tab-' + sender.tab.id);
+    });
+    return false;
+  }
   // Only this extension's own pages (the popup, pair.html) talk to the relay.
   if (sender.id !== chrome.runtime.id || !String(sender.url || '').startsWith(chrome.runtime.getURL(''))) return false;
   (async () => {
@@ -482,3 +548,6 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   })().then(async (r) => reply({ ...r, status: await status() }), (e) => reply({ ok: false, error: String(e) }));
   return true;  // the reply comes asynchronously
 });
+
+// Tabs the debugger may not attach to are driven with scripts instead (script.js).
+importScripts('script.js');

@@ -1,0 +1,523 @@
+// Script mode: a tab the browser will not let chrome.debugger attach to (a page that embeds
+// another extension's frame, as password managers and translators add; a policy), driven with
+// chrome.scripting instead. The relay answers the DevTools Protocol subset the server speaks to a
+// tab itself (relay.js: scriptCommand), so the server's page code stays one:
+//   - the scanner runs in this extension's isolated world of the top document (scanner-world.js,
+//     written by the build), the listener registry in the page's main world (registry-fn.js);
+//   - navigation goes through the tabs API, and webNavigation reports it as Page events;
+//   - requests are seen through webRequest (Network events), for the tab alone;
+//   - input is synthesized in the page: DOM events whose isTrusted is false. The server says so
+//     in its answers; a page that checks isTrusted may ignore them;
+//   - dialogs (alert, confirm, prompt) are answered as the debugger would (accepted) and reported.
+// Not available in script mode: cross-origin frames (no debugger sessions for them), file
+// uploads (DOM.setFileInputFiles), stopping a page's endless loop.
+'use strict';
+
+try {
+  importScripts('registry-fn.js');  // self.lemmascopeRegistry (absent in a copy without the build's files)
+} catch (_) { /* script mode then says what is missing */ }
+
+const MAIN_FRAME = (tabId) => 'script-' + tabId;  // the top document's frame id in script mode
+
+// Why a tab cannot go to script mode, or '' when it can.
+async function scriptModeRefusal(tabId) {
+  if (typeof self.lemmascopeRegistry !== 'function') {
+    return 'this copy of the extension lacks the scanner files: load it from build/extension or share/lemmascope/extension';
+  }
+  try {
+    await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, func: () => 1, injectImmediately: true });
+    return '';
+  } catch (e) {
+    return toError(e).message;
+  }
+}
+
+function randomChannel() {
+  const a = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  return 'ls' + Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => a[b % 36]).join('');
+}
+
+// --- what goes into each document of a scripted tab -------------------------------------------
+
+// Main world: dialogs answered as the debugger answers them (accepted; a prompt gets its default)
+// and reported on the channel, and a window.open the browser's popup blocker stopped (it wants a
+// user's gesture, and synthesized input is none) reported too. Runs with the page's own
+// privileges: nothing here is secret.
+function installDialogs(channel) {
+  if (window[channel + 'Dialogs']) return;
+  Object.defineProperty(window, channel + 'Dialogs', { value: true });
+  const report = (type, message) => document.dispatchEvent(new CustomEvent(channel + '-dialog', {
+    detail: JSON.stringify({ type, message: String(message === undefined ? '' : message) }) }));
+  window.alert = function alert(message) { report('alert', message); };
+  window.confirm = function confirm(message) { report('confirm', message); return true; };
+  window.prompt = function prompt(message, value) { report('prompt', message); return value === undefined ? '' : String(value); };
+  const open = window.open;
+  window.open = function open_(...args) {
+    const opened = open.apply(this, args);
+    if (!opened) report('popup', args.length && args[0] !== undefined ? new URL(String(args[0]), location.href).href : 'about:blank');
+    return opened;
+  };
+}
+
+// Isolated world: passes the main world's dialog reports to the relay.
+function bridgeDialogs(channel) {
+  if (globalThis.__lemmascopeBridge) return;
+  globalThis.__lemmascopeBridge = true;
+  document.addEventListener(channel + '-dialog', (e) => {
+    try {
+      const d = JSON.parse(e.detail);
+      chrome.runtime.sendMessage({ type: 'dialog', channel, dialog: d.type, message: d.message });
+    } catch (_) { /* not ours */ }
+  });
+}
+
+async function prepareDocument(tabId) {
+  const st = S.scripted[tabId];
+  if (!st) return;
+  const target = { tabId, frameIds: [0] };
+  const run = (world, func, channel) => chrome.scripting.executeScript({ target, world, func, args: [channel], injectImmediately: true })
+    .catch(() => {});  // an error page, or the document went already: its successor gets them
+  await Promise.all([run('MAIN', self.lemmascopeRegistry, st.channel), run('MAIN', installDialogs, st.dialogs),
+    run('ISOLATED', bridgeDialogs, st.dialogs)]);
+}
+
+// --- entering and leaving ---------------------------------------------------------------------
+
+// `loading`: whether the top document still loads (default: what the tabs API says).
+async function enterScriptMode(tabId, reason, loading) {
+  if (S.scripted[tabId]) return;
+  // Two channels: the registry's (the scanner's, kept from the page) and the dialogs' (a mark
+  // the page can find on its window: it may fake a dialog's report, nothing more).
+  S.scripted[tabId] = { reason, channel: randomChannel(), dialogs: randomChannel() };
+  save();
+  watchRequests(tabId);
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  if (loading === undefined) {
+    // The document's own word: the tabs API's status lags behind webNavigation's onCompleted,
+    // and a load said to run after it ended would be waited for in vain.
+    loading = await inTab(tabId, 'ISOLATED', () => document.readyState !== 'complete', [])
+      .catch(() => !!tab && tab.status === 'loading');
+  }
+  emit('Lemmascope.scripted', { reason, frameId: MAIN_FRAME(tabId), url: tab ? tab.url : '', loading: !!loading }, 'tab-' + tabId);
+  await prepareDocument(tabId);
+}
+
+function leaveScriptMode(tabId) {
+  if (!S.scripted[tabId]) return;
+  delete S.scripted[tabId];
+  unwatchRequests(tabId);
+}
+
+// --- requests: Network events for the scripted tab alone --------------------------------------
+
+const requestWatchers = new Map();  // tabId -> listeners
+function watchRequests(tabId) {
+  if (requestWatchers.has(tabId) || !chrome.webRequest) return;
+  const filter = { urls: ['<all_urls>'], tabId };
+  const session = 'tab-' + tabId;
+  const w = {
+    start: (d) => emit('Network.requestWillBeSent', { requestId: 'r' + d.requestId, request: { url: d.url, method: d.method } }, session),
+    done: (d) => emit('Network.loadingFinished', { requestId: 'r' + d.requestId }, session),
+    failed: (d) => emit('Network.loadingFailed', { requestId: 'r' + d.requestId, errorText: d.error }, session),
+  };
+  chrome.webRequest.onBeforeRequest.addListener(w.start, filter);
+  chrome.webRequest.onCompleted.addListener(w.done, filter);
+  chrome.webRequest.onErrorOccurred.addListener(w.failed, filter);
+  requestWatchers.set(tabId, w);
+}
+function unwatchRequests(tabId) {
+  const w = requestWatchers.get(tabId);
+  if (!w) return;
+  chrome.webRequest.onBeforeRequest.removeListener(w.start);
+  chrome.webRequest.onCompleted.removeListener(w.done);
+  chrome.webRequest.onErrorOccurred.removeListener(w.failed);
+  requestWatchers.delete(tabId);
+}
+// A worker woken again lost its listeners: the scripted tabs it keeps in storage get them back.
+loaded.then(() => { for (const id of Object.keys(S.scripted)) watchRequests(Number(id)); });
+
+// --- navigation: webNavigation as Page events -------------------------------------------------
+
+function onTopFrame(handler) {
+  return async (d) => {
+    await loaded;
+    if (d.frameId !== 0 || !S.scripted[d.tabId]) return;
+    handler(d, 'tab-' + d.tabId, MAIN_FRAME(d.tabId));
+  };
+}
+chrome.webNavigation.onBeforeNavigate.addListener(onTopFrame((d, s, frameId) => {
+  emit('Page.frameStartedLoading', { frameId }, s);
+}));
+chrome.webNavigation.onCommitted.addListener(onTopFrame((d, s, frameId) => {
+  emit('Page.frameNavigated', { frame: { id: frameId, url: d.url, loaderId: '', securityOrigin: '', mimeType: 'text/html' } }, s);
+  prepareDocument(d.tabId);
+}));
+chrome.webNavigation.onCompleted.addListener(onTopFrame((d, s, frameId) => {
+  emit('Page.frameStoppedLoading', { frameId }, s);
+}));
+// A page that took in another extension's frame while it loaded leaves the debugger attached
+// but deaf (its load events stop): asked once it has loaded, it says so, and the tab goes on in
+// script mode before the server waits for a load it would never hear of.
+chrome.webNavigation.onCompleted.addListener(async (d) => {
+  await loaded;
+  if (d.frameId !== 0 || !(d.tabId in S.tabs) || S.scripted[d.tabId] || !attached.has(d.tabId)) return;
+  debuggerCommand({ tabId: d.tabId }, 'Runtime.evaluate', { expression: '1' }).catch((e) => {
+    if (/Cannot access a chrome-extension:\/\//.test(toError(e).message)) {
+      scriptModeRefusal(d.tabId).then((refusal) => {
+        if (refusal) return;
+        attached.delete(d.tabId);
+        chrome.debugger.detach({ tabId: d.tabId }).catch(() => {});
+        enterScriptMode(d.tabId, toError(e).message, false);
+      });
+    }
+  });
+});
+chrome.webNavigation.onErrorOccurred.addListener(onTopFrame((d, s, frameId) => {
+  emit('Page.frameStoppedLoading', { frameId }, s);
+}));
+for (const event of ['onHistoryStateUpdated', 'onReferenceFragmentUpdated']) {
+  chrome.webNavigation[event].addListener(onTopFrame((d, s, frameId) => {
+    emit('Page.navigatedWithinDocument', { frameId, url: d.url }, s);
+  }));
+}
+
+// The next top-level navigation of a tab: committed (its URL) or failed (its error).
+function nextNavigation(tabId, ms) {
+  return new Promise((resolve) => {
+    const done = (r) => {
+      chrome.webNavigation.onCommitted.removeListener(committed);
+      chrome.webNavigation.onErrorOccurred.removeListener(failed);
+      clearTimeout(timer);
+      resolve(r);
+    };
+    const committed = (d) => { if (d.tabId === tabId && d.frameId === 0) done({ url: d.url }); };
+    const failed = (d) => { if (d.tabId === tabId && d.frameId === 0) done({ error: d.error }); };
+    const timer = setTimeout(() => done({}), ms);
+    chrome.webNavigation.onCommitted.addListener(committed);
+    chrome.webNavigation.onErrorOccurred.addListener(failed);
+  });
+}
+
+// --- input, synthesized in the page (isolated world) ------------------------------------------
+
+// The element at a viewport point, through same-origin frames and open shadow roots, with the
+// point in that element's own document.
+function synthesizeMouse(p) {
+  let doc = document;
+  let x = p.x;
+  let y = p.y;
+  let el = doc.elementFromPoint(x, y);
+  for (;;) {
+    while (el && el.shadowRoot) {
+      const inner = el.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === el) break;
+      el = inner;
+    }
+    if (!el || !/^(IFRAME|FRAME)$/.test(el.tagName)) break;
+    let inner = null;
+    try { inner = el.contentDocument; } catch (_) { /* cross-origin */ }
+    if (!inner) break;
+    // The frame's document starts at its content box: inside the border and the padding.
+    const r = el.getBoundingClientRect();
+    const cs = el.ownerDocument.defaultView.getComputedStyle(el);
+    x -= r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0');
+    y -= r.top + el.clientTop + parseFloat(cs.paddingTop || '0');
+    doc = inner;
+    el = doc.elementFromPoint(x, y);
+  }
+  el = el || doc.body || doc.documentElement;
+  const state = globalThis.__lemmascopeMouse || (globalThis.__lemmascopeMouse = {});
+  const m = p.modifiers || 0;
+  const button = { left: 0, middle: 1, right: 2 }[p.button] ?? 0;
+  const view = doc.defaultView;
+  const init = { bubbles: true, cancelable: true, composed: true, view, clientX: x, clientY: y,
+    screenX: x, screenY: y, button, buttons: p.buttons || 0, detail: p.clickCount || 0,
+    altKey: !!(m & 1), ctrlKey: !!(m & 2), metaKey: !!(m & 4), shiftKey: !!(m & 8) };
+  // The scanner's click guard (same world) weighs the events named here as a user's own.
+  const named = globalThis.__lemmascopeSynthesized || (globalThis.__lemmascopeSynthesized = new WeakSet());
+  const send = (target, ev) => { named.add(ev); return target.dispatchEvent(ev); };
+  const pointer = (type, extra = {}) => send(el, new view.PointerEvent(type,
+    { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, ...extra }));
+  const mouse = (type, target = el, extra = {}) => send(target, new view.MouseEvent(type, { ...init, ...extra }));
+  if (p.type === 'mouseMoved') {
+    if (state.over !== el) {
+      if (state.over && state.over.isConnected) {
+        send(state.over, new view.PointerEvent('pointerout', { ...init, pointerType: 'mouse', relatedTarget: el }));
+        mouse('mouseout', state.over, { relatedTarget: el });
+      }
+      pointer('pointerover');
+      mouse('mouseover');
+      state.over = el;
+    }
+    pointer('pointermove');
+    mouse('mousemove');
+    return;
+  }
+  if (p.type === 'mousePressed') {
+    const go = pointer('pointerdown') & mouse('mousedown');
+    state.down = el;
+    if (go) {
+      // What a press does by default: focus what it pressed (or the nearest focusable ancestor).
+      const focusable = el.closest('a[href],area[href],button,input,select,textarea,summary,[tabindex],[contenteditable=""],[contenteditable=true]');
+      if (focusable && !focusable.disabled) focusable.focus({ preventScroll: true });
+      else if (doc.activeElement && doc.activeElement !== doc.body && doc.activeElement.blur) doc.activeElement.blur();
+    }
+    return;
+  }
+  if (p.type === 'mouseReleased') {
+    pointer('pointerup', { buttons: 0 });
+    mouse('mouseup', el, { buttons: 0 });
+    const down = state.down;
+    state.down = null;
+    // The click goes to the nearest element that holds both ends of the press.
+    let target = el;
+    while (down && target && !target.contains(down)) target = target.parentElement;
+    if (!target) return;
+    if (button === 0) {
+      // A synthetic click runs the element's activation (a checkbox toggles, a link follows).
+      mouse('click', target, { buttons: 0 });
+      if ((p.clickCount || 0) === 2) mouse('dblclick', target, { buttons: 0 });
+    } else if (button === 2) {
+      mouse('contextmenu', target, { buttons: 0 });
+    } else {
+      mouse('auxclick', target, { buttons: 0 });
+    }
+  }
+}
+
+// A key as Input.dispatchKeyEvent describes it (keyDown with text types it), or Input.insertText
+// (p.insert: the text alone, no key events).
+function synthesizeKey(p) {
+  let el = document.activeElement;
+  while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+  while (el && /^(IFRAME|FRAME)$/.test(el.tagName)) {
+    let inner = null;
+    try { inner = el.contentDocument; } catch (_) { /* cross-origin */ }
+    if (!inner || !inner.activeElement) break;
+    el = inner.activeElement;
+  }
+  el = el || document.body;
+  const doc = el.ownerDocument;
+  const view = doc.defaultView;
+  const field = el.isContentEditable || el.tagName === 'TEXTAREA' ||
+    (el.tagName === 'INPUT' && !/^(checkbox|radio|button|submit|reset|image|file|color|range|hidden)$/i.test(el.type));
+  const insert = (text) => {
+    if (!field || el.readOnly || el.disabled) return;
+    // execCommand inserts at the caret as typing does: beforeinput and input fire, undo works,
+    // and a framework's own value tracking sees the change.
+    if (doc.execCommand('insertText', false, text)) return;
+    const at = typeof el.selectionStart === 'number' ? el.selectionStart : el.value.length;
+    const end = typeof el.selectionEnd === 'number' ? el.selectionEnd : at;
+    el.value = el.value.slice(0, at) + text + el.value.slice(end);
+    el.dispatchEvent(new view.InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: text }));
+  };
+  if (p.insert !== undefined) {
+    insert(p.insert);
+    return;
+  }
+  const m = p.modifiers || 0;
+  const init = { key: p.key, code: p.code, keyCode: p.keyCode, which: p.keyCode, bubbles: true, cancelable: true,
+    composed: true, view, altKey: !!(m & 1), ctrlKey: !!(m & 2), metaKey: !!(m & 4), shiftKey: !!(m & 8) };
+  if (p.type === 'keyUp') {
+    el.dispatchEvent(new view.KeyboardEvent('keyup', init));
+    // A space released on a button, checkbox or radio activates it.
+    if (p.key === ' ' && /^(BUTTON|SUMMARY)$/.test(el.tagName) || (el.tagName === 'INPUT' && /^(checkbox|radio|button|submit|reset)$/i.test(el.type) && p.key === ' ')) el.click();
+    return;
+  }
+  if (!el.dispatchEvent(new view.KeyboardEvent('keydown', init))) return;  // the page took it
+  if (m & (2 | 4) && !(m & 1) && String(p.key).toLowerCase() === 'a') {
+    // Select all: the field's text, else the document's.
+    if (field && el.select) el.select();
+    else doc.execCommand('selectAll');
+    return;
+  }
+  if (m & (1 | 2 | 4)) return;  // another shortcut: no text, no default here
+  if (p.key === 'Enter') {
+    if (el.tagName === 'TEXTAREA' || el.isContentEditable) {
+      if (el.dispatchEvent(new view.KeyboardEvent('keypress', { ...init, charCode: 13 }))) doc.execCommand('insertLineBreak');
+    } else if (el.dispatchEvent(new view.KeyboardEvent('keypress', { ...init, charCode: 13 }))) {
+      if (el.tagName === 'INPUT' && el.form) {
+        // Implicit submission: the form's default button is clicked, or the form submitted.
+        const button = el.form.querySelector('button:not([type]),button[type=submit],input[type=submit],input[type=image]');
+        if (button) button.click();
+        else el.form.requestSubmit();
+      } else if (/^(A|BUTTON)$/.test(el.tagName)) {
+        el.click();
+      }
+    }
+    return;
+  }
+  if (p.text && p.key !== ' ' || (p.key === ' ' && field)) {
+    if (!el.dispatchEvent(new view.KeyboardEvent('keypress', { ...init, charCode: p.text.charCodeAt(0) }))) return;
+    insert(p.text);
+    return;
+  }
+  if ((p.key === 'Backspace' || p.key === 'Delete') && field) {
+    doc.execCommand(p.key === 'Backspace' ? 'delete' : 'forwardDelete');
+  } else if (p.key === 'Tab') {
+    const all = Array.from(doc.querySelectorAll('a[href],button,input,select,textarea,[tabindex],[contenteditable=""],[contenteditable=true]'))
+      .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length && e.type !== 'hidden');
+    const i = all.indexOf(el);
+    const next = all[(i + ((m & 8) ? -1 : 1) + all.length) % all.length];
+    if (next) next.focus();
+  }
+}
+
+// --- the DevTools Protocol subset, answered here ----------------------------------------------
+
+const scanned = (tabId) => ({ tabId, frameIds: [0] });
+
+// A script call in a document that went away (navigation) reads as the protocol's own words,
+// so the server retries what is safe to retry in the new document.
+function scriptError(e) {
+  const text = toError(e).message;
+  if (/Frame with ID|frame was removed|No frame|document|navigat/i.test(text)) {
+    return fail('Execution context was destroyed (' + text + ')');
+  }
+  return e;
+}
+
+async function inTab(tabId, world, func, args) {
+  try {
+    const [r] = await chrome.scripting.executeScript({ target: scanned(tabId), world, func, args, injectImmediately: true });
+    return r ? r.result : undefined;
+  } catch (e) {
+    throw scriptError(e);
+  }
+}
+
+// The scanner's `execute` (a script of a trusted pack's step, a test's helper) in the page's main
+// world: this extension's isolated world may not compile code (Manifest V3), the page's may
+// unless its Content-Security-Policy forbids eval. Elements come back as {element: tag}.
+function executeInPage(script, args) {
+  const answer = (r) => JSON.stringify(r);
+  let fn;
+  try {
+    try {
+      fn = new Function('return (\n' + script + '\n);');
+    } catch (_) {
+      fn = new Function(script);
+    }
+  } catch (e) {
+    return answer({ ok: false, code: 'SCRIPT_ERROR', error: 'script does not compile: ' + e +
+      (/unsafe-eval|Content Security Policy|EvalError/i.test(String(e)) ? ' (the page forbids eval)' : '') });
+  }
+  const plain = (k, v) => (v instanceof Node ? (v.nodeType === 1 ? { element: v.tagName.toLowerCase() } : v.textContent) : v);
+  return Promise.resolve().then(() => fn.apply(null, args)).then((v) => {
+    let value;
+    try {
+      value = v === undefined ? null : JSON.parse(JSON.stringify(v, plain));
+    } catch (_) {
+      value = String(v);
+    }
+    return answer({ ok: true, data: { value } });
+  }, (e) => answer({ ok: false, code: 'SCRIPT_ERROR', error: 'script threw ' + (e && e.message ? e.message : e) }));
+}
+
+async function scannerCommand(tabId, command) {
+  const st = S.scripted[tabId];
+  if (command && command.cmd === 'execute' && typeof command.script === 'string') {
+    const args = Array.isArray(command.args) ? command.args : [];
+    return { result: { type: 'string', value: await inTab(tabId, 'MAIN', executeInPage, [command.script, args]) } };
+  }
+  const call = (channel, cmd) => {
+    globalThis.__lemmascope_channel = channel;
+    return globalThis.__lemmascope ? globalThis.__lemmascope.handle(cmd) : null;
+  };
+  let value = await inTab(tabId, 'ISOLATED', call, [st.channel, command]);
+  if (value === null) {
+    try {
+      await chrome.scripting.executeScript({ target: scanned(tabId), world: 'ISOLATED', files: ['scanner-world.js'], injectImmediately: true });
+    } catch (e) {
+      throw scriptError(e);
+    }
+    value = await inTab(tabId, 'ISOLATED', call, [st.channel, command]);
+  }
+  if (typeof value !== 'string') throw fail('the scanner did not load in this tab');
+  return { result: { type: 'string', value } };
+}
+
+const ok = async () => ({});
+const scriptCommands = {
+  'Page.enable': ok, 'Network.enable': ok, 'Runtime.enable': ok, 'DOM.enable': ok, 'Target.setAutoAttach': ok,
+  'Page.addScriptToEvaluateOnNewDocument': async () => ({ identifier: 'script-mode' }),  // ours goes in on commit
+  'Emulation.setFocusEmulationEnabled': ok, 'Runtime.runIfWaitingForDebugger': ok, 'Runtime.releaseObject': ok,
+  'Page.handleJavaScriptDialog': ok,  // answered already, in the page
+  'Page.getFrameTree': async (tabId) => {
+    const tab = await chrome.tabs.get(tabId);
+    return { frameTree: { frame: { id: MAIN_FRAME(tabId), url: tab.url || '', loaderId: '', securityOrigin: '', mimeType: 'text/html' } } };
+  },
+  'Page.navigate': async (tabId, { url }) => {
+    const next = nextNavigation(tabId, 30000);
+    await chrome.tabs.update(tabId, { url });
+    const r = await next;
+    if (r.error) return { frameId: MAIN_FRAME(tabId), errorText: r.error };
+    // Committed: its load is reported by webNavigation (frameStoppedLoading); a same-document
+    // navigation never commits a new document and has no loader.
+    return r.url ? { frameId: MAIN_FRAME(tabId), loaderId: 'script-' + Date.now() } : { frameId: MAIN_FRAME(tabId) };
+  },
+  'Page.reload': async (tabId) => { await chrome.tabs.reload(tabId); return {}; },
+  // History as three entries: back, here, forward (the tabs API moves, it does not list).
+  'Page.getNavigationHistory': async (tabId) => {
+    const tab = await chrome.tabs.get(tabId);
+    return { currentIndex: 1, entries: [{ id: -1, url: '' }, { id: 0, url: tab.url || '' }, { id: 1, url: '' }] };
+  },
+  'Page.navigateToHistoryEntry': async (tabId, { entryId }) => {
+    if (entryId === 0) return {};
+    const back = entryId < 0;
+    try {
+      await (back ? chrome.tabs.goBack(tabId) : chrome.tabs.goForward(tabId));
+      return {};
+    } catch (_) {
+      // The browser skips entries whose page navigated away without a user's gesture, and a
+      // synthesized click is none: the page's own history still goes there (same origin).
+    }
+    const moved = await inTab(tabId, 'ISOLATED', (b) => {
+      const nav = globalThis.navigation;
+      if (!nav || !(b ? nav.canGoBack : nav.canGoForward)) return false;
+      if (b) history.back(); else history.forward();
+      return true;
+    }, [back]);
+    if (!moved) {
+      emit('Page.frameStoppedLoading', { frameId: MAIN_FRAME(tabId) }, 'tab-' + tabId);  // nothing moves
+      throw fail(back ? 'no previous page in history' : 'no next page in history');
+    }
+    return {};
+  },
+  'Page.captureScreenshot': async (tabId) => {
+    const tab = await chrome.tabs.get(tabId);
+    if (!tab.active) await chrome.tabs.update(tabId, { active: true });
+    const url = await chrome.tabs.captureVisibleTab(tab.windowId, { format: 'png' });
+    return { data: url.slice(url.indexOf(',') + 1) };
+  },
+  // The renderer answers (the server's "is the page's script stuck?" probe).
+  'Runtime.evaluate': async (tabId, { expression }) => {
+    if (expression !== '0') throw fail('Runtime.evaluate needs the debugger, which this tab refuses: ' + S.scripted[tabId].reason);
+    return { result: { type: 'number', value: await inTab(tabId, 'ISOLATED', () => 0, []) } };
+  },
+  'Lemmascope.scanner': async (tabId, { command }) => scannerCommand(tabId, command),
+  'Input.dispatchMouseEvent': async (tabId, p) => {
+    await inTab(tabId, 'ISOLATED', synthesizeMouse, [{ type: p.type, x: p.x, y: p.y, button: p.button, buttons: p.buttons,
+      clickCount: p.clickCount, modifiers: p.modifiers }]);
+    return { synthesized: true };
+  },
+  'Input.dispatchKeyEvent': async (tabId, p) => {
+    await inTab(tabId, 'ISOLATED', synthesizeKey, [{ type: p.type === 'keyUp' ? 'keyUp' : 'keyDown', key: p.key, code: p.code,
+      keyCode: p.windowsVirtualKeyCode, text: p.text || '', modifiers: p.modifiers }]);
+    return { synthesized: true };
+  },
+  'Input.insertText': async (tabId, { text }) => {
+    await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }]);
+    return { synthesized: true };
+  },
+};
+
+function scriptCommand(tabId, method, params) {
+  const f = scriptCommands[method];
+  if (f) return f(tabId, params);
+  if (method === 'Page.createIsolatedWorld') {
+    // Sent before the server heard that this tab went to script mode: its world is gone.
+    return Promise.reject(fail('Execution context was destroyed (the tab is in script mode now)'));
+  }
+  return Promise.reject(fail(method + ' needs the debugger, which Chromium refuses on this tab (' + S.scripted[tabId].reason + ')'));
+}
