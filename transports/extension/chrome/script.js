@@ -209,7 +209,14 @@ function synthesizeMouse(p) {
   let el = doc.elementFromPoint(x, y);
   for (;;) {
     while (el && el.shadowRoot) {
-      const inner = el.shadowRoot.elementFromPoint(x, y);
+      const root = el.shadowRoot;
+      let inner = root.elementFromPoint(x, y);
+      if (!inner || inner === el) {
+        // The point is on light-DOM content the shadow tree slots in (a button's label text):
+        // retargeted, that is the host; the event's path runs through the slot and the tree's
+        // own elements around it (where a component listens), so it starts there.
+        inner = Array.from(root.elementsFromPoint(x, y)).find((e) => e !== el && root.contains(e)) || null;
+      }
       if (!inner || inner === el) break;
       el = inner;
     }
