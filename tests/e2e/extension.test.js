@@ -299,7 +299,8 @@ describe('the extension backend where the browser refuses chrome.debugger (scrip
   // What the page shows, read beside lscope through the browser's DevTools port (as a person sees it).
   const pageText = async (selector) => {
     const { targetInfos } = await devtools.send('Target.getTargets');
-    const tab = targetInfos.find((t) => t.type === 'page' && t.url.startsWith(fixtures.base));
+    const port = new URL(fixtures.base).port;
+    const tab = targetInfos.find((t) => t.type === 'page' && new URL(t.url || 'about:blank').port === port);
     const { sessionId } = await devtools.send('Target.attachToTarget', { targetId: tab.targetId, flatten: true });
     try {
       const r = await devtools.send('Runtime.evaluate', { expression: `document.querySelector(${JSON.stringify(selector)}).textContent`, returnByValue: true }, sessionId);
@@ -356,6 +357,20 @@ describe('the extension backend where the browser refuses chrome.debugger (scrip
     assert.match(await ok('forward'), /dashboard\.html/);
     await ok('goto', { url: `${fixtures.base}/search.html` });
     assert.match(await ok('search', { query: 'blue shoes' }), /q=blue\+shoes/);
+  });
+
+  it('a page without the foreign frame gets the debugger back (trusted input); the next page with one goes to script mode again', async () => {
+    await ok('goto', { url: `${fixtures.base}/istrusted.html` });
+    assert.match(await ok('click', { target: 'Confirm order' }), /input synthesized/);
+    // The same server as localhost, where the other extension puts no frame.
+    const plain = fixtures.base.replace('127.0.0.1', 'localhost');
+    await ok('goto', { url: `${plain}/istrusted.html` });
+    const r = await ok('click', { target: 'Confirm order' });
+    assert.doesNotMatch(r, /input synthesized/);
+    assert.equal(await pageText('#click-result'), 'trusted click');
+    await ok('goto', { url: `${fixtures.base}/istrusted.html` });
+    assert.match(await ok('click', { target: 'Confirm order' }), /input synthesized/);
+    assert.equal(await pageText('#click-result'), 'untrusted click ignored');
   });
 
   it('what needs the debugger fails clearly and the session goes on: a file upload', async () => {

@@ -897,6 +897,18 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     cv_.notify_all();
     return;
   }
+  if (method == "Lemmascope.debugger") {
+    // A new document of a scripted tab that the browser lets the debugger have again: trusted
+    // input, the real frame id, and the document's own load events from here on.
+    t->scripted.clear();
+    t->worlds.clear();
+    t->main_frame_id = params.value("frameId", t->main_frame_id);
+    if (params.contains("url")) t->url = params.value("url", t->url);
+    t->loading = params.value("loading", false);
+    t->inflight.clear();
+    cv_.notify_all();
+    return;
+  }
   if (method == "Lemmascope.popupBlocked") {
     events_.push_back({"blocked", params.value("url", ""),
                        "the browser's popup blocker stopped a window the page opened (it wants a user's gesture, and "

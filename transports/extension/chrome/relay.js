@@ -215,8 +215,9 @@ function sessionCommand(sessionId, method, params) {
   return inOrder(sessionId, async () => {
     if (!child) {
       await ensureAttached(tabId);
-      if (S.scripted[tabId]) return { reply: scriptCommand(tabId, method, params) };
+      // Kept in script mode too: the debugger gets them when it may attach again (script.js).
       if (SETUP.has(method)) recordSetup(tabId, method, params);
+      if (S.scripted[tabId]) return { reply: scriptCommand(tabId, method, params) };
     }
     const target = child ? { tabId, sessionId: child } : { tabId };
     let reply = debuggerCommand(target, method, params);
@@ -399,6 +400,7 @@ function release(tabId) {
   delete S.shared[tabId];
   delete S.setup[tabId];
   leaveScriptMode(tabId);
+  if (S.refusing) delete S.refusing[tabId];
   for (const [s, t] of Object.entries(S.children)) if (t === tabId) delete S.children[s];
   chains.delete('tab-' + tabId);
   if (attached.delete(tabId)) chrome.debugger.detach({ tabId }).catch(() => {});

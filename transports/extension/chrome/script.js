@@ -83,6 +83,12 @@ async function prepareDocument(tabId) {
 
 // --- entering and leaving ---------------------------------------------------------------------
 
+// The origins whose pages refused the debugger in a tab (S.refusing: tabId -> [origin]).
+const originOf = (url) => { try { return new URL(url).origin; } catch (_) { return ''; } };
+function refusedHere(tabId, url) {
+  return ((S.refusing || {})[tabId] || []).includes(originOf(url));
+}
+
 // `loading`: whether the top document still loads (default: what the tabs API says).
 async function enterScriptMode(tabId, reason, loading) {
   if (S.scripted[tabId]) return;
@@ -92,6 +98,13 @@ async function enterScriptMode(tabId, reason, loading) {
   save();
   watchRequests(tabId);
   const tab = await chrome.tabs.get(tabId).catch(() => null);
+  const origin = originOf(tab ? tab.url : '');
+  if (origin && origin !== 'null') {
+    S.refusing = S.refusing || {};
+    const list = S.refusing[tabId] || (S.refusing[tabId] = []);
+    if (!list.includes(origin)) list.push(origin);
+    save();
+  }
   if (loading === undefined) {
     // The document's own word: the tabs API's status lags behind webNavigation's onCompleted,
     // and a load said to run after it ended would be waited for in vain.
@@ -100,6 +113,34 @@ async function enterScriptMode(tabId, reason, loading) {
   }
   emit('Lemmascope.scripted', { reason, frameId: MAIN_FRAME(tabId), url: tab ? tab.url : '', loading: !!loading }, 'tab-' + tabId);
   await prepareDocument(tabId);
+}
+
+// Attaches the debugger to a scripted tab again, if the browser allows it now, and tells the
+// server (Lemmascope.debugger: the document's frame id and whether it still loads).
+async function backToDebugger(tabId) {
+  if (!S.scripted[tabId]) return false;
+  try {
+    await chrome.debugger.attach({ tabId }, '1.3');
+  } catch (_) {
+    return false;
+  }
+  const cmd = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
+  try {
+    await cmd('Runtime.evaluate', { expression: '1' });  // refused commands say so here
+    await cmd('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    for (const [method, params] of S.setup[tabId] || []) await cmd(method, params).catch(() => {});
+    const tree = await cmd('Page.getFrameTree');
+    const state = await cmd('Runtime.evaluate', { expression: 'document.readyState', returnByValue: true });
+    attached.add(tabId);
+    leaveScriptMode(tabId);
+    save();
+    emit('Lemmascope.debugger', { frameId: tree.frameTree.frame.id, url: tree.frameTree.frame.url,
+      loading: state.result.value !== 'complete' }, 'tab-' + tabId);
+    return true;
+  } catch (_) {
+    chrome.debugger.detach({ tabId }).catch(() => {});
+    return false;
+  }
 }
 
 function leaveScriptMode(tabId) {
@@ -150,7 +191,15 @@ chrome.webNavigation.onBeforeNavigate.addListener(onTopFrame((d, s, frameId) => 
 }));
 chrome.webNavigation.onCommitted.addListener(onTopFrame((d, s, frameId) => {
   emit('Page.frameNavigated', { frame: { id: frameId, url: d.url, loaderId: '', securityOrigin: '', mimeType: 'text/html' } }, s);
-  prepareDocument(d.tabId);
+  // A document of another origin than those that refused the debugger in this tab may be one
+  // the debugger can have: trusted input again (a frame arriving later sends it back here).
+  // Where a refusal was seen, the tab stays in script mode: no back and forth on every page.
+  if (refusedHere(d.tabId, d.url)) {
+    prepareDocument(d.tabId);
+    return;
+  }
+  inOrder(s, async () => ({ reply: await backToDebugger(d.tabId) })).then((back) => { if (!back) prepareDocument(d.tabId); },
+    () => prepareDocument(d.tabId));
 }));
 chrome.webNavigation.onCompleted.addListener(onTopFrame((d, s, frameId) => {
   emit('Page.frameStoppedLoading', { frameId }, s);
