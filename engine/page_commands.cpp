@@ -28,6 +28,7 @@ std::string lower(std::string s) {
 json elementJson(const Element& e) {
   json j = {{"id", e.id}, {"type", e.type}, {"role", e.role}, {"text", e.text}};
   if (!e.selector.empty()) j["selector"] = e.selector;
+  if (e.isSensitive()) j["sensitive"] = true;  // what was typed there is masked (§13.1)
   return j;
 }
 

@@ -1,5 +1,7 @@
 #include "engine/recorder.h"
 
+#include "engine/page_model.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -52,18 +54,15 @@ json locator(const Command& c, const Response& r) {
   }
 }
 
+// The field the value went into is sensitive as the engine judges it everywhere else (its type,
+// name, id, autocomplete or label: Element::isSensitive, spec §13.1), which the action's answer
+// carries; the label alone when an older answer does not say. (Its own word list, searched
+// in label and selector, took "pin" in "Shipping" and "card" in "Discard".)
 bool sensitiveField(const Response& r) {
   const json& t = r.data.contains("target") ? r.data["target"] : json();
   if (!t.is_object()) return false;
-  std::string role = t.value("role", std::string());
-  if (role == "password") return true;
-  // The spec's sensitive list (§13.1), by the field's label or selector.
-  std::string hay = t.value("text", std::string()) + " " + t.value("selector", std::string());
-  for (auto& ch : hay) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  for (const char* w : {"password", "passwd", "card", "cvv", "cvc", "ssn", "social security", "api key", "api_key", "token", "secret", "pin"}) {
-    if (hay.find(w) != std::string::npos) return true;
-  }
-  return false;
+  if (t.value("role", std::string()) == "password" || t.value("sensitive", false)) return true;
+  return isSensitiveName(t.value("text", std::string()));
 }
 
 }  // namespace
