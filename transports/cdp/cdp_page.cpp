@@ -482,10 +482,18 @@ Result<json> CdpPage::scriptedScanner(const std::string& session, const json& co
 Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, Deadline deadline) {
   // Reading commands are safe to repeat in a new document; actions and waits are not.
   bool repeatable = isReadOnlyScannerCommand(command.value("cmd", ""));
+  // The session to send Lemmascope.scanner to when the tab is in script mode: the tab's, or a
+  // cross-origin frame's own (the extension's frame sessions of a scripted tab).
   auto scripted = [&]() {
     std::lock_guard<std::mutex> lock(mu_);
-    Target* t = activeTarget();
-    return frame_id.empty() && t && !t->scripted.empty() ? t->session_id : std::string();
+    if (frame_id.empty()) {
+      Target* t = activeTarget();
+      return t && !t->scripted.empty() ? t->session_id : std::string();
+    }
+    auto it = targets_.find(frame_id);
+    if (it == targets_.end() || !it->second.is_frame) return std::string();
+    Target* parent = targetBySession(it->second.parent_session);
+    return parent && !parent->scripted.empty() ? it->second.session_id : std::string();
   };
   std::string session = scripted();
   if (!session.empty()) return scriptedScanner(session, command, repeatable, deadline);
@@ -606,6 +614,15 @@ Result<std::string> CdpPage::screenshot(Deadline deadline) {
 
 Result<std::vector<FrameInfo>> CdpPage::frames(Deadline deadline) {
   std::vector<std::pair<FrameInfo, std::string>> found;  // frame, parent session
+  std::string scripted_session;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Target* page = activeTarget();
+    if (page && !page->scripted.empty()) scripted_session = page->session_id;
+  }
+  // Script mode: the extension announces the cross-origin frames there are now (their
+  // Target.attachedToTarget events arrive before this answer).
+  if (!scripted_session.empty()) conn_->send("Lemmascope.frames", json::object(), scripted_session, deadline);
   {
     std::lock_guard<std::mutex> lock(mu_);
     Target* page = activeTarget();
@@ -618,6 +635,24 @@ Result<std::vector<FrameInfo>> CdpPage::frames(Deadline deadline) {
   }
   std::vector<FrameInfo> out;
   for (auto& [info, parent] : found) {
+    if (info.url.empty()) {
+      // Attached before its first navigation (through the extension frames do not wait for the
+      // debugger): the frame's own tree says where it is now.
+      std::string session;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = targets_.find(info.id);
+        if (it != targets_.end()) session = it->second.session_id;
+      }
+      auto tree = session.empty() ? Result<json>(Status(codes::kElementStale, "gone"))
+                                  : conn_->send("Page.getFrameTree", json::object(), session, deadline);
+      if (tree) {
+        info.url = (*tree)["frameTree"]["frame"].value("url", std::string());
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = targets_.find(info.id);
+        if (it != targets_.end()) it->second.url = info.url;
+      }
+    }
     // Where the <iframe> element's content box is, in the embedding page's viewport.
     auto owner = conn_->send("DOM.getFrameOwner", {{"frameId", info.id}}, parent, deadline);
     if (!owner) continue;  // detached meanwhile

@@ -212,6 +212,17 @@ function sessionCommand(sessionId, method, params) {
     child = sessionId;
   }
   if (tabId === undefined || !(tabId in S.tabs)) throw fail('Session with given id not found: ' + sessionId);
+  if (method === 'Target.setAutoAttach') {
+    // Frames never wait for this debugger: a page that takes in another extension's frame
+    // refuses it every command, detaching included (Chromium's rule), and an out-of-process
+    // frame held for it would then never load, in the page the user sees too. The listener
+    // registry may reach such a frame a moment after its first script.
+    params = { ...params, waitForDebuggerOnStart: false };
+  }
+  if (child && child.startsWith('sframe-')) {
+    // A cross-origin frame of a tab in script mode (script.js).
+    return inOrder(sessionId, async () => ({ reply: frameCommand(tabId, child, method, params) }));
+  }
   return inOrder(sessionId, async () => {
     if (!child) {
       await ensureAttached(tabId);
@@ -238,8 +249,6 @@ async function refused(tabId, method, params, error) {
       if (method === 'Page.navigate') return navigateAnyway(tabId, params, error);
       throw error;
     }
-    attached.delete(tabId);
-    chrome.debugger.detach({ tabId }).catch(() => {});
     await enterScriptMode(tabId, toError(error).message);
   }
   return scriptCommand(tabId, method, params);
@@ -410,7 +419,8 @@ function release(tabId) {
 // --- browser events ---------------------------------------------------------------------------
 
 chrome.debugger.onEvent.addListener((source, method, params) => {
-  if (!(source.tabId in S.tabs)) return;
+  // A tab in script mode: what a debugger that may not even detach still says is not its story.
+  if (!(source.tabId in S.tabs) || S.scripted[source.tabId]) return;
   if (method === 'Target.attachedToTarget' && params.sessionId) {
     S.children[params.sessionId] = source.tabId;
     save();

@@ -9,8 +9,10 @@
 //   - input is synthesized in the page: DOM events whose isTrusted is false. The server says so
 //     in its answers; a page that checks isTrusted may ignore them;
 //   - dialogs (alert, confirm, prompt) are answered as the debugger would (accepted) and reported.
-// Not available in script mode: cross-origin frames (no debugger sessions for them), file
-// uploads (DOM.setFileInputFiles), stopping a page's endless loop.
+//   - a cross-origin frame of the top document becomes a frame session of its own (sframe-…), as
+//     the debugger's out-of-process frames do: scanned in its own document, input forwarded to it.
+// Not available in script mode: frames nested in cross-origin frames, file uploads
+// (DOM.setFileInputFiles), stopping a page's endless loop.
 'use strict';
 
 try {
@@ -92,6 +94,16 @@ function refusedHere(tabId, url) {
 // `loading`: whether the top document still loads (default: what the tabs API says).
 async function enterScriptMode(tabId, reason, loading) {
   if (S.scripted[tabId]) return;
+  // Let go of the debugger: out-of-process frames it attached are told to run (each is a target
+  // of its own, which may still answer), then it detaches, which Chromium may refuse as well on
+  // such a page (it then stays attached, unheard: relay.js drops its events for this tab).
+  for (const [session, owner] of Object.entries(S.children)) {
+    if (owner !== tabId) continue;
+    await chrome.debugger.sendCommand({ tabId, sessionId: session }, 'Runtime.runIfWaitingForDebugger').catch(() => {});
+    delete S.children[session];
+  }
+  chrome.debugger.detach({ tabId }).catch(() => {});
+  attached.delete(tabId);
   // Two channels: the registry's (the scanner's, kept from the page) and the dialogs' (a mark
   // the page can find on its window: it may fake a dialog's report, nothing more).
   S.scripted[tabId] = { reason, channel: randomChannel(), dialogs: randomChannel() };
@@ -113,18 +125,20 @@ async function enterScriptMode(tabId, reason, loading) {
   }
   emit('Lemmascope.scripted', { reason, frameId: MAIN_FRAME(tabId), url: tab ? tab.url : '', loading: !!loading }, 'tab-' + tabId);
   await prepareDocument(tabId);
+  await announceFrames(tabId);  // the frames the document has already
 }
 
 // Attaches the debugger to a scripted tab again, if the browser allows it now, and tells the
 // server (Lemmascope.debugger: the document's frame id and whether it still loads).
 async function backToDebugger(tabId) {
   if (!S.scripted[tabId]) return false;
+  const cmd = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
   try {
     await chrome.debugger.attach({ tabId }, '1.3');
   } catch (_) {
-    return false;
+    // Still attached, if the refused page did not let it detach: usable again if it answers.
+    if (!(await cmd('Runtime.evaluate', { expression: '1' }).then(() => true, () => false))) return false;
   }
-  const cmd = (method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
   try {
     await cmd('Runtime.evaluate', { expression: '1' });  // refused commands say so here
     await cmd('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
@@ -190,6 +204,7 @@ chrome.webNavigation.onBeforeNavigate.addListener(onTopFrame((d, s, frameId) => 
   emit('Page.frameStartedLoading', { frameId }, s);
 }));
 chrome.webNavigation.onCommitted.addListener(onTopFrame((d, s, frameId) => {
+  dropFrames(d.tabId);  // the old document's frames went with it
   emit('Page.frameNavigated', { frame: { id: frameId, url: d.url, loaderId: '', securityOrigin: '', mimeType: 'text/html' } }, s);
   // A document of another origin than those that refused the debugger in this tab may be one
   // the debugger can have: trusted input again (a frame arriving later sends it back here).
@@ -203,7 +218,13 @@ chrome.webNavigation.onCommitted.addListener(onTopFrame((d, s, frameId) => {
 }));
 chrome.webNavigation.onCompleted.addListener(onTopFrame((d, s, frameId) => {
   emit('Page.frameStoppedLoading', { frameId }, s);
+  announceFrames(d.tabId);
 }));
+// A child frame of a scripted tab's top document loaded (or navigated): the frame list changes.
+chrome.webNavigation.onCompleted.addListener(async (d) => {
+  await loaded;
+  if (d.frameId !== 0 && d.parentFrameId === 0 && S.scripted[d.tabId]) announceFrames(d.tabId);
+});
 // A page that took in another extension's frame while it loaded leaves the debugger attached
 // but deaf (its load events stop): asked once it has loaded, it says so, and the tab goes on in
 // script mode before the server waits for a load it would never hear of.
@@ -214,8 +235,6 @@ chrome.webNavigation.onCompleted.addListener(async (d) => {
     if (/Cannot access a chrome-extension:\/\//.test(toError(e).message)) {
       scriptModeRefusal(d.tabId).then((refusal) => {
         if (refusal) return;
-        attached.delete(d.tabId);
-        chrome.debugger.detach({ tabId: d.tabId }).catch(() => {});
         enterScriptMode(d.tabId, toError(e).message, false);
       });
     }
@@ -247,6 +266,113 @@ function nextNavigation(tabId, ms) {
   });
 }
 
+// --- cross-origin frames: sessions of their own ----------------------------------------------
+
+const FRAME_SESSION = (tabId, frameId) => `sframe-${tabId}-${frameId}`;
+
+// Tells the server which cross-origin frames the top document has now (Target.attachedToTarget
+// and detachedFromTarget on the tab's session, as the debugger's auto-attach does).
+async function announceFrames(tabId) {
+  const st = S.scripted[tabId];
+  if (!st) return;
+  const all = (await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null)) || [];
+  const top = all.find((f) => f.frameId === 0);
+  if (!top) return;
+  const topOrigin = originOf(top.url);
+  st.frames = st.frames || {};
+  const now = new Set();
+  for (const f of all) {
+    const origin = originOf(f.url);
+    if (f.parentFrameId !== 0 || !origin || origin === 'null' || origin === topOrigin || !/^https?:/.test(f.url)) continue;
+    const session = FRAME_SESSION(tabId, f.frameId);
+    now.add(session);
+    if (st.frames[session] !== undefined) continue;
+    st.frames[session] = f.frameId;
+    S.children[session] = tabId;
+    emit('Target.attachedToTarget', { sessionId: session, waitingForDebugger: false,
+      targetInfo: { targetId: session, type: 'iframe', url: f.url, title: '', attached: true } }, 'tab-' + tabId);
+  }
+  for (const session of Object.keys(st.frames)) {
+    if (now.has(session)) continue;
+    dropFrame(tabId, session);
+  }
+  save();
+}
+
+function dropFrame(tabId, session) {
+  const st = S.scripted[tabId];
+  if (st && st.frames) delete st.frames[session];
+  delete S.children[session];
+  emit('Target.detachedFromTarget', { sessionId: session }, 'tab-' + tabId);
+}
+
+function dropFrames(tabId) {
+  const st = S.scripted[tabId];
+  for (const session of Object.keys((st && st.frames) || {})) dropFrame(tabId, session);
+}
+
+// Where a cross-origin frame's document sits in the top document's viewport: the frame says
+// who it is (a message to its parent, with a token), and the top document finds the <iframe>
+// whose window sent it. Remembered there (frame id by element), for input forwarding.
+async function frameBox(tabId, frameId) {
+  const token = 'lsprobe-' + randomChannel();
+  await inTab(tabId, 'ISOLATED', (t, id) => {
+    const probes = globalThis.__lemmascopeProbes || (globalThis.__lemmascopeProbes = {});
+    const ids = globalThis.__lemmascopeFrameIds || (globalThis.__lemmascopeFrameIds = new WeakMap());
+    probes[t] = null;
+    const on = (e) => {
+      if (e.data !== t) return;
+      e.stopImmediatePropagation();
+      removeEventListener('message', on, true);
+      const el = Array.from(document.querySelectorAll('iframe,frame')).find((f) => f.contentWindow === e.source) || null;
+      if (el) ids.set(el, id);
+      probes[t] = el;
+    };
+    addEventListener('message', on, true);
+  }, [token, frameId]);
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, world: 'ISOLATED',
+    func: (t) => parent.postMessage(t, '*'), args: [token], injectImmediately: true }).catch(() => {});
+  return inTab(tabId, 'ISOLATED', (t) => new Promise((resolve) => {
+    const probes = globalThis.__lemmascopeProbes;
+    const end = Date.now() + 1000;
+    const look = () => {
+      const el = probes[t];
+      if (el || Date.now() > end) {
+        delete probes[t];
+        if (!el) return resolve(null);
+        const r = el.getBoundingClientRect();
+        const cs = getComputedStyle(el);
+        const x = r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0');
+        const y = r.top + el.clientTop + parseFloat(cs.paddingTop || '0');
+        const w = el.clientWidth - parseFloat(cs.paddingLeft || '0') - parseFloat(cs.paddingRight || '0');
+        const h = el.clientHeight - parseFloat(cs.paddingTop || '0') - parseFloat(cs.paddingBottom || '0');
+        return resolve(el.getClientRects().length ? [x, y, w, h] : null);
+      }
+      setTimeout(look, 5);
+    };
+    look();
+  }), [token]);
+}
+
+// A frame session's commands: the scanner in the frame's own document, nothing else to do.
+async function frameCommand(tabId, session, method, params) {
+  const st = S.scripted[tabId];
+  const frameId = st && st.frames ? st.frames[session] : undefined;
+  if (frameId === undefined) throw fail('Session with given id not found: ' + session);
+  switch (method) {
+    case 'Page.enable': case 'Runtime.runIfWaitingForDebugger': case 'Target.setAutoAttach':
+      return {};
+    case 'Page.addScriptToEvaluateOnNewDocument':
+      await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, world: 'MAIN', func: self.lemmascopeRegistry,
+        args: [st.channel], injectImmediately: true }).catch(() => {});
+      return { identifier: 'script-mode' };
+    case 'Lemmascope.scanner':
+      return scannerCommand(tabId, params.command, frameId);
+    default:
+      throw fail(method + ' needs the debugger, which Chromium refuses on this tab (' + st.reason + ')');
+  }
+}
+
 // --- input, synthesized in the page (isolated world) ------------------------------------------
 
 // The element at a viewport point, through same-origin frames and open shadow roots, with the
@@ -272,12 +398,19 @@ function synthesizeMouse(p) {
     if (!el || !/^(IFRAME|FRAME)$/.test(el.tagName)) break;
     let inner = null;
     try { inner = el.contentDocument; } catch (_) { /* cross-origin */ }
-    if (!inner) break;
     // The frame's document starts at its content box: inside the border and the padding.
     const r = el.getBoundingClientRect();
     const cs = el.ownerDocument.defaultView.getComputedStyle(el);
-    x -= r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0');
-    y -= r.top + el.clientTop + parseFloat(cs.paddingTop || '0');
+    const dx = r.left + el.clientLeft + parseFloat(cs.paddingLeft || '0');
+    const dy = r.top + el.clientTop + parseFloat(cs.paddingTop || '0');
+    if (!inner) {
+      // A cross-origin frame the relay knows: the event goes on there (relay: frame sessions).
+      const id = doc === document && globalThis.__lemmascopeFrameIds ? globalThis.__lemmascopeFrameIds.get(el) : undefined;
+      if (id !== undefined) return { frame: id, x: x - dx, y: y - dy };
+      break;
+    }
+    x -= dx;
+    y -= dy;
     doc = inner;
     el = doc.elementFromPoint(x, y);
   }
@@ -349,7 +482,13 @@ function synthesizeKey(p) {
   while (el && /^(IFRAME|FRAME)$/.test(el.tagName)) {
     let inner = null;
     try { inner = el.contentDocument; } catch (_) { /* cross-origin */ }
-    if (!inner || !inner.activeElement) break;
+    if (!inner) {
+      // Focus is in a cross-origin frame the relay knows: the keys go on there.
+      const id = el.ownerDocument === document && globalThis.__lemmascopeFrameIds ? globalThis.__lemmascopeFrameIds.get(el) : undefined;
+      if (id !== undefined) return { frame: id };
+      break;
+    }
+    if (!inner.activeElement) break;
     el = inner.activeElement;
   }
   el = el || document.body;
@@ -421,7 +560,7 @@ function synthesizeKey(p) {
 
 // --- the DevTools Protocol subset, answered here ----------------------------------------------
 
-const scanned = (tabId) => ({ tabId, frameIds: [0] });
+const scanned = (tabId, frameId = 0) => ({ tabId, frameIds: [frameId] });
 
 // A script call in a document that went away (navigation) reads as the protocol's own words,
 // so the server retries what is safe to retry in the new document.
@@ -433,9 +572,9 @@ function scriptError(e) {
   return e;
 }
 
-async function inTab(tabId, world, func, args) {
+async function inTab(tabId, world, func, args, frameId = 0) {
   try {
-    const [r] = await chrome.scripting.executeScript({ target: scanned(tabId), world, func, args, injectImmediately: true });
+    const [r] = await chrome.scripting.executeScript({ target: scanned(tabId, frameId), world, func, args, injectImmediately: true });
     return r ? r.result : undefined;
   } catch (e) {
     throw scriptError(e);
@@ -470,24 +609,24 @@ function executeInPage(script, args) {
   }, (e) => answer({ ok: false, code: 'SCRIPT_ERROR', error: 'script threw ' + (e && e.message ? e.message : e) }));
 }
 
-async function scannerCommand(tabId, command) {
+async function scannerCommand(tabId, command, frameId = 0) {
   const st = S.scripted[tabId];
   if (command && command.cmd === 'execute' && typeof command.script === 'string') {
     const args = Array.isArray(command.args) ? command.args : [];
-    return { result: { type: 'string', value: await inTab(tabId, 'MAIN', executeInPage, [command.script, args]) } };
+    return { result: { type: 'string', value: await inTab(tabId, 'MAIN', executeInPage, [command.script, args], frameId) } };
   }
   const call = (channel, cmd) => {
     globalThis.__lemmascope_channel = channel;
     return globalThis.__lemmascope ? globalThis.__lemmascope.handle(cmd) : null;
   };
-  let value = await inTab(tabId, 'ISOLATED', call, [st.channel, command]);
+  let value = await inTab(tabId, 'ISOLATED', call, [st.channel, command], frameId);
   if (value === null) {
     try {
-      await chrome.scripting.executeScript({ target: scanned(tabId), world: 'ISOLATED', files: ['scanner-world.js'], injectImmediately: true });
+      await chrome.scripting.executeScript({ target: scanned(tabId, frameId), world: 'ISOLATED', files: ['scanner-world.js'], injectImmediately: true });
     } catch (e) {
       throw scriptError(e);
     }
-    value = await inTab(tabId, 'ISOLATED', call, [st.channel, command]);
+    value = await inTab(tabId, 'ISOLATED', call, [st.channel, command], frameId);
   }
   if (typeof value !== 'string') throw fail('the scanner did not load in this tab');
   return { result: { type: 'string', value } };
@@ -552,18 +691,41 @@ const scriptCommands = {
     return { result: { type: 'number', value: await inTab(tabId, 'ISOLATED', () => 0, []) } };
   },
   'Lemmascope.scanner': async (tabId, { command }) => scannerCommand(tabId, command),
+  // The server is about to list frames: the cross-origin ones there are now (announced before
+  // this answer, on the same socket).
+  'Lemmascope.frames': async (tabId) => { await announceFrames(tabId); return {}; },
+  // A cross-origin frame's <iframe> (frames() asks the owner, then its box).
+  'DOM.getFrameOwner': async (tabId, { frameId }) => {
+    const st = S.scripted[tabId];
+    const id = st && st.frames ? st.frames[frameId] : undefined;
+    if (id === undefined) throw fail('Frame with given id not found');
+    return { backendNodeId: id };
+  },
+  'DOM.getBoxModel': async (tabId, { backendNodeId }) => {
+    const box = await frameBox(tabId, backendNodeId);
+    if (!box) throw fail('Could not compute box model.');
+    const [x, y, w, h] = box;
+    const quad = [x, y, x + w, y, x + w, y + h, x, y + h];
+    return { model: { content: quad, padding: quad, border: quad, margin: quad, width: w, height: h } };
+  },
+  // Input goes to the top document, or on into the cross-origin frame it lands on (the top
+  // document answers where, in that frame's own coordinates).
   'Input.dispatchMouseEvent': async (tabId, p) => {
-    await inTab(tabId, 'ISOLATED', synthesizeMouse, [{ type: p.type, x: p.x, y: p.y, button: p.button, buttons: p.buttons,
-      clickCount: p.clickCount, modifiers: p.modifiers }]);
+    const event = { type: p.type, x: p.x, y: p.y, button: p.button, buttons: p.buttons, clickCount: p.clickCount, modifiers: p.modifiers };
+    const on = await inTab(tabId, 'ISOLATED', synthesizeMouse, [event]);
+    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeMouse, [{ ...event, x: on.x, y: on.y }], on.frame);
     return { synthesized: true };
   },
   'Input.dispatchKeyEvent': async (tabId, p) => {
-    await inTab(tabId, 'ISOLATED', synthesizeKey, [{ type: p.type === 'keyUp' ? 'keyUp' : 'keyDown', key: p.key, code: p.code,
-      keyCode: p.windowsVirtualKeyCode, text: p.text || '', modifiers: p.modifiers }]);
+    const event = { type: p.type === 'keyUp' ? 'keyUp' : 'keyDown', key: p.key, code: p.code,
+      keyCode: p.windowsVirtualKeyCode, text: p.text || '', modifiers: p.modifiers };
+    const on = await inTab(tabId, 'ISOLATED', synthesizeKey, [event]);
+    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeKey, [event], on.frame);
     return { synthesized: true };
   },
   'Input.insertText': async (tabId, { text }) => {
-    await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }]);
+    const on = await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }]);
+    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }], on.frame);
     return { synthesized: true };
   },
 };
