@@ -8,7 +8,7 @@
 //   - requests are seen through webRequest (Network events), for the tab alone;
 //   - input is synthesized in the page: DOM events whose isTrusted is false. The server says so
 //     in its answers; a page that checks isTrusted may ignore them;
-//   - dialogs (alert, confirm, prompt) are answered as the debugger would (accepted) and reported.
+//   - dialogs (alert, confirm, prompt) are answered as the debugger would (accepted) and reported;
 //   - a cross-origin frame of the top document becomes a frame session of its own (sframe-…), as
 //     the debugger's out-of-process frames do: scanned in its own document, input forwarded to it.
 // Not available in script mode: frames nested in cross-origin frames, file uploads
