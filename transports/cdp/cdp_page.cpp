@@ -387,12 +387,14 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
     const auto started = Clock::now();
     std::string session, frame;
     LSCOPE_RETURN_IF_ERROR(locateFrame(frame_id, session, frame));
+    uint64_t navigations = 0;
     {
       std::lock_guard<std::mutex> lock(mu_);
       Target* t = targetBySession(session);
       if (t && !t->scripted.empty()) {
         return Status(kScriptMode, "the tab went to script mode (" + t->scripted + ")", "run the command again");
       }
+      if (t) navigations = t->navigations;
     }
     auto context = scannerWorld(session, frame, deadline);
     bool dispatched = false;
@@ -447,6 +449,20 @@ Result<json> CdpPage::evaluateInWorld(const std::string& frame_id, const std::st
         return Status(codes::kElementStale, "the frame is gone (" + reply.status().message() + ")", "run observe again");
       }
       if (reply.status().code() != "CONTEXT_LOST") return reply.status();
+      if (frame_id.empty() && options_.extension) {
+        // Through the extension the browser also ends a world when a page takes in another
+        // extension's frame (the debugger is refused from then on): no navigation, and the
+        // extension says script mode a moment later. The command goes on there.
+        std::unique_lock<std::mutex> lock(mu_);
+        cv_.wait_until(lock, std::min(deadline.at(), Clock::now() + Millis(500)), [&] {
+          Target* t = targetBySession(session);
+          return !t || !t->scripted.empty() || t->navigations != navigations;
+        });
+        Target* t = targetBySession(session);
+        if (t && !t->scripted.empty() && t->navigations == navigations) {
+          return Status(kScriptMode, "the tab went to script mode (" + t->scripted + ")", "run the command again");
+        }
+      }
       // The document changed under us (navigation): forget the world. A command that had not
       // run yet, or is safe to repeat, runs again in the new document.
       {
@@ -500,9 +516,16 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
   std::string expr = "globalThis." + std::string(kScannerGlobal) + ".handle(" +
                      command.dump(-1, ' ', false, json::error_handler_t::replace) + ")";
   auto reply = evaluateInWorld(frame_id, expr, true, deadline, repeatable);
-  // The tab went to script mode under this command: its world went with the debugger.
+  // The tab went to script mode under this command: its world went with the debugger, in the
+  // same document. A command without effects on the page (a read, a wait) runs again there; an
+  // action that may have run says so.
   if (!reply && reply.status().code() == kScriptMode && !(session = scripted()).empty()) {
-    return scriptedScanner(session, command, repeatable, deadline);
+    const std::string cmd = command.value("cmd", "");
+    if (repeatable || cmd.rfind("wait", 0) == 0 || cmd == "watched" || cmd == "key_listeners") {
+      return scriptedScanner(session, command, repeatable, deadline);
+    }
+    return Status(codes::kNavigationError, "the tab went to script mode while the command ran (" + reply.status().message() + ")",
+                  "observe, then try again");
   }
   if (!reply) return reply.status();
   const json& value = (*reply)["result"]["value"];

@@ -30,6 +30,8 @@ struct CdpPageOptions {
   bool fit_viewport = true;
   // The navigation policy's gate at the browser, when it enforces origin lists; may be null.
   std::shared_ptr<PolicyGate> gate;
+  // Through the Lemmascope extension's relay, which may take a tab to script mode (Target::scripted).
+  bool extension = false;
 };
 
 class CdpPage final : public Backend, public GatedPage {

@@ -57,6 +57,7 @@ class ExtensionFactory final : public BackendFactory {
     page.viewport_width = options_.viewport_width;
     page.viewport_height = options_.viewport_height;
     page.description = "extension: " + relay->peer();
+    page.extension = true;
     auto opened = cdp::CdpPage::open(relay, page, deadline);
     if (!opened) return opened.status();
     return std::unique_ptr<Backend>(std::move(opened.value()));
