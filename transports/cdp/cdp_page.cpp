@@ -521,7 +521,8 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
   // action that may have run says so.
   if (!reply && reply.status().code() == kScriptMode && !(session = scripted()).empty()) {
     const std::string cmd = command.value("cmd", "");
-    if (repeatable || cmd.rfind("wait", 0) == 0 || cmd == "watched" || cmd == "key_listeners") {
+    if (repeatable || cmd.rfind("wait", 0) == 0 || cmd.rfind("get_", 0) == 0 || cmd == "watched" ||
+        cmd == "key_listeners" || cmd == "extract" || cmd == "guard_result") {
       return scriptedScanner(session, command, repeatable, deadline);
     }
     return Status(codes::kNavigationError, "the tab went to script mode while the command ran (" + reply.status().message() + ")",

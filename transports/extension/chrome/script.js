@@ -94,20 +94,22 @@ function refusedHere(tabId, url) {
 // `loading`: whether the top document still loads (default: what the tabs API says).
 async function enterScriptMode(tabId, reason, loading) {
   if (S.scripted[tabId]) return;
+  // Set before anything is awaited: a second caller (a refused command and the load probe at
+  // once) finds the tab scripted already. Two channels: the registry's (the scanner's, kept from
+  // the page) and the dialogs' (a mark the page can find on its window: it may fake a dialog's
+  // report, nothing more).
+  S.scripted[tabId] = { reason, channel: randomChannel(), dialogs: randomChannel() };
+  attached.delete(tabId);
+  save();
   // Let go of the debugger: out-of-process frames it attached are told to run (each is a target
   // of its own, which may still answer), then it detaches, which Chromium may refuse as well on
   // such a page (it then stays attached, unheard: relay.js drops its events for this tab).
   for (const [session, owner] of Object.entries(S.children)) {
     if (owner !== tabId) continue;
-    await chrome.debugger.sendCommand({ tabId, sessionId: session }, 'Runtime.runIfWaitingForDebugger').catch(() => {});
     delete S.children[session];
+    await chrome.debugger.sendCommand({ tabId, sessionId: session }, 'Runtime.runIfWaitingForDebugger').catch(() => {});
   }
   chrome.debugger.detach({ tabId }).catch(() => {});
-  attached.delete(tabId);
-  // Two channels: the registry's (the scanner's, kept from the page) and the dialogs' (a mark
-  // the page can find on its window: it may fake a dialog's report, nothing more).
-  S.scripted[tabId] = { reason, channel: randomChannel(), dialogs: randomChannel() };
-  save();
   watchRequests(tabId);
   const tab = await chrome.tabs.get(tabId).catch(() => null);
   const origin = originOf(tab ? tab.url : '');
@@ -249,8 +251,10 @@ for (const event of ['onHistoryStateUpdated', 'onReferenceFragmentUpdated']) {
   }));
 }
 
-// The next top-level navigation of a tab: committed (its URL) or failed (its error).
-function nextNavigation(tabId, ms) {
+// The next top-level navigation of a tab to `url`: committed (its URL) or failed (its error). An
+// earlier navigation that ours cancels fails too (net::ERR_ABORTED): not ours, not an answer.
+function nextNavigation(tabId, url, ms) {
+  const same = (u) => { try { return new URL(u).href === new URL(url).href; } catch (_) { return u === url; } };
   return new Promise((resolve) => {
     const done = (r) => {
       chrome.webNavigation.onCommitted.removeListener(committed);
@@ -259,7 +263,9 @@ function nextNavigation(tabId, ms) {
       resolve(r);
     };
     const committed = (d) => { if (d.tabId === tabId && d.frameId === 0) done({ url: d.url }); };
-    const failed = (d) => { if (d.tabId === tabId && d.frameId === 0) done({ error: d.error }); };
+    const failed = (d) => {
+      if (d.tabId === tabId && d.frameId === 0 && (same(d.url) || !/ERR_ABORTED/.test(d.error))) done({ error: d.error });
+    };
     const timer = setTimeout(() => done({}), ms);
     chrome.webNavigation.onCommitted.addListener(committed);
     chrome.webNavigation.onErrorOccurred.addListener(failed);
@@ -572,6 +578,17 @@ function scriptError(e) {
   return e;
 }
 
+// Input whose own effect ends the document (Enter submits the form, a click follows a link): the
+// event was delivered, the script's answer went with the document.
+async function inputInTab(tabId, func, args, frameId = 0) {
+  try {
+    return await inTab(tabId, 'ISOLATED', func, args, frameId);
+  } catch (e) {
+    if (/Execution context was destroyed/.test(toError(e).message)) return undefined;
+    throw e;
+  }
+}
+
 async function inTab(tabId, world, func, args, frameId = 0) {
   try {
     const [r] = await chrome.scripting.executeScript({ target: scanned(tabId, frameId), world, func, args, injectImmediately: true });
@@ -643,7 +660,7 @@ const scriptCommands = {
     return { frameTree: { frame: { id: MAIN_FRAME(tabId), url: tab.url || '', loaderId: '', securityOrigin: '', mimeType: 'text/html' } } };
   },
   'Page.navigate': async (tabId, { url }) => {
-    const next = nextNavigation(tabId, 30000);
+    const next = nextNavigation(tabId, url, 30000);
     await chrome.tabs.update(tabId, { url });
     const r = await next;
     if (r.error) return { frameId: MAIN_FRAME(tabId), errorText: r.error };
@@ -712,20 +729,20 @@ const scriptCommands = {
   // document answers where, in that frame's own coordinates).
   'Input.dispatchMouseEvent': async (tabId, p) => {
     const event = { type: p.type, x: p.x, y: p.y, button: p.button, buttons: p.buttons, clickCount: p.clickCount, modifiers: p.modifiers };
-    const on = await inTab(tabId, 'ISOLATED', synthesizeMouse, [event]);
-    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeMouse, [{ ...event, x: on.x, y: on.y }], on.frame);
+    const on = await inputInTab(tabId, synthesizeMouse, [event]);
+    if (on && on.frame !== undefined) await inputInTab(tabId, synthesizeMouse, [{ ...event, x: on.x, y: on.y }], on.frame);
     return { synthesized: true };
   },
   'Input.dispatchKeyEvent': async (tabId, p) => {
     const event = { type: p.type === 'keyUp' ? 'keyUp' : 'keyDown', key: p.key, code: p.code,
       keyCode: p.windowsVirtualKeyCode, text: p.text || '', modifiers: p.modifiers };
-    const on = await inTab(tabId, 'ISOLATED', synthesizeKey, [event]);
-    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeKey, [event], on.frame);
+    const on = await inputInTab(tabId, synthesizeKey, [event]);
+    if (on && on.frame !== undefined) await inputInTab(tabId, synthesizeKey, [event], on.frame);
     return { synthesized: true };
   },
   'Input.insertText': async (tabId, { text }) => {
-    const on = await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }]);
-    if (on && on.frame !== undefined) await inTab(tabId, 'ISOLATED', synthesizeKey, [{ insert: String(text) }], on.frame);
+    const on = await inputInTab(tabId, synthesizeKey, [{ insert: String(text) }]);
+    if (on && on.frame !== undefined) await inputInTab(tabId, synthesizeKey, [{ insert: String(text) }], on.frame);
     return { synthesized: true };
   },
 };
