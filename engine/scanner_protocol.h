@@ -14,4 +14,11 @@ inline bool isReadOnlyScannerCommand(const std::string& cmd) {
          cmd == "query" || cmd == "find_text" || cmd == "get_selector" || cmd == "version";
 }
 
+// Commands that change nothing on the page (reads, waits, watches): safe to run again in the
+// same document when the first attempt's world went away under them.
+inline bool isEffectFreeScannerCommand(const std::string& cmd) {
+  return isReadOnlyScannerCommand(cmd) || cmd.rfind("wait", 0) == 0 || cmd.rfind("get_", 0) == 0 ||
+         cmd == "watched" || cmd == "key_listeners" || cmd == "extract" || cmd == "guard_result";
+}
+
 }  // namespace lscope

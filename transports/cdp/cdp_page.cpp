@@ -44,6 +44,16 @@ std::string installExpression(const std::string& channel) {
          std::string(scannerSource()) + "\n)), typeof globalThis." + g + ".handle === 'function')";
 }
 
+// The scanner's answer (a JSON string, scanner-protocol §2) inside an evaluate-shaped reply, from
+// the debugger's world or the extension's script mode alike.
+Result<json> scannerResponse(const json& reply) {
+  const json& value = reply["result"]["value"];
+  if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
+  json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
+  if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
+  return parsed;
+}
+
 // Runtime.evaluate reports a thrown exception in exceptionDetails, not as a CDP error.
 Status exceptionStatus(const json& reply, const std::string& what) {
   const json& d = reply["exceptionDetails"];
@@ -487,11 +497,7 @@ Result<json> CdpPage::scriptedScanner(const std::string& session, const json& co
       return Status(codes::kNavigationError, "the page navigated while the command ran", "observe the new page");
     }
     if (!reply) return reply.status();
-    const json& value = (*reply)["result"]["value"];
-    if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
-    json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
-    if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
-    return parsed;
+    return scannerResponse(*reply);
   }
 }
 
@@ -520,32 +526,25 @@ Result<json> CdpPage::scanner(const json& command, const std::string& frame_id, 
   // same document. A command without effects on the page (a read, a wait) runs again there; an
   // action that may have run says so.
   if (!reply && reply.status().code() == kScriptMode && !(session = scripted()).empty()) {
-    const std::string cmd = command.value("cmd", "");
-    if (repeatable || cmd.rfind("wait", 0) == 0 || cmd.rfind("get_", 0) == 0 || cmd == "watched" ||
-        cmd == "key_listeners" || cmd == "extract" || cmd == "guard_result") {
+    if (isEffectFreeScannerCommand(command.value("cmd", ""))) {
       return scriptedScanner(session, command, repeatable, deadline);
     }
     return Status(codes::kNavigationError, "the tab went to script mode while the command ran (" + reply.status().message() + ")",
                   "observe, then try again");
   }
   if (!reply) return reply.status();
-  const json& value = (*reply)["result"]["value"];
-  if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
-  json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
-  if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
-  return parsed;
+  return scannerResponse(*reply);
 }
 
 // --- input ---------------------------------------------------------------------------------
 
-std::string CdpPage::noteSynthesizedInput() {
+void CdpPage::noteSynthesizedInput() {
   std::lock_guard<std::mutex> lock(mu_);
   Target* t = activeTarget();
-  if (!t || t->scripted.empty()) return {};
+  if (!t || t->scripted.empty()) return;
   // Once per answer: the engine drains events after each command.
   bool noted = std::any_of(events_.begin(), events_.end(), [](const BrowserEvent& e) { return e.kind == "synthesized_input"; });
   if (!noted) events_.push_back({"synthesized_input", "", t->scripted});
-  return t->scripted;
 }
 
 Status CdpPage::mouseMove(Point to, Deadline deadline) {

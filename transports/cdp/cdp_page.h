@@ -113,9 +113,8 @@ class CdpPage final : public Backend, public GatedPage {
   void finishDownload(const json& params);  // REQUIRES: mu_ held
   // Script mode: a scanner command through the extension, which injects the scanner itself.
   Result<json> scriptedScanner(const std::string& session, const json& command, bool repeatable, Deadline deadline);
-  // Why the active tab is in script mode ("" when it is not); notes that its input is
-  // synthesized, for the command's answer.
-  std::string noteSynthesizedInput();
+  // In script mode, notes (once per answer) that the active tab's input is synthesized.
+  void noteSynthesizedInput();
   // Whether the renderer of `session` cannot run even a trivial script (the page's script holds
   // its thread).
   bool rendererBusy(const std::string& session);

@@ -242,16 +242,9 @@ function sessionCommand(sessionId, method, params) {
 // attached but its commands fail. The tab goes on in script mode (script.js), where this command
 // is answered as well; without scripting either, the agent can still leave the page.
 async function refused(tabId, method, params, error) {
-  if (!/Cannot access a chrome-extension:\/\//.test(toError(error).message)) throw error;
-  if (!S.scripted[tabId]) {
-    const refusal = await scriptModeRefusal(tabId);
-    if (refusal) {
-      if (method === 'Page.navigate') return navigateAnyway(tabId, params, error);
-      throw error;
-    }
-    await enterScriptMode(tabId, toError(error).message);
-  }
-  return scriptCommand(tabId, method, params);
+  if (await toScriptMode(tabId, error)) return scriptCommand(tabId, method, params);
+  if (method === 'Page.navigate') return navigateAnyway(tabId, params, error);
+  throw error;
 }
 
 // The agent leaves a page it cannot control: navigate through the tabs API. The load is then

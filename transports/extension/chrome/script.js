@@ -91,6 +91,17 @@ function refusedHere(tabId, url) {
   return ((S.refusing || {})[tabId] || []).includes(originOf(url));
 }
 
+// A debugger command refused because the page holds another extension's frame: the tab goes to
+// script mode, if scripting may reach it. Whether it is in script mode now.
+async function toScriptMode(tabId, error, loading) {
+  if (!/Cannot access a chrome-extension:\/\//.test(toError(error).message)) return false;
+  if (!S.scripted[tabId]) {
+    if (await scriptModeRefusal(tabId)) return false;
+    await enterScriptMode(tabId, toError(error).message, loading);
+  }
+  return true;
+}
+
 // `loading`: whether the top document still loads (default: what the tabs API says).
 async function enterScriptMode(tabId, reason, loading) {
   if (S.scripted[tabId]) return;
@@ -233,14 +244,7 @@ chrome.webNavigation.onCompleted.addListener(async (d) => {
 chrome.webNavigation.onCompleted.addListener(async (d) => {
   await loaded;
   if (d.frameId !== 0 || !(d.tabId in S.tabs) || S.scripted[d.tabId] || !attached.has(d.tabId)) return;
-  debuggerCommand({ tabId: d.tabId }, 'Runtime.evaluate', { expression: '1' }).catch((e) => {
-    if (/Cannot access a chrome-extension:\/\//.test(toError(e).message)) {
-      scriptModeRefusal(d.tabId).then((refusal) => {
-        if (refusal) return;
-        enterScriptMode(d.tabId, toError(e).message, false);
-      });
-    }
-  });
+  debuggerCommand({ tabId: d.tabId }, 'Runtime.evaluate', { expression: '1' }).catch((e) => toScriptMode(d.tabId, e, false));
 });
 chrome.webNavigation.onErrorOccurred.addListener(onTopFrame((d, s, frameId) => {
   emit('Page.frameStoppedLoading', { frameId }, s);
