@@ -26,6 +26,7 @@ json handleOp(Backend& b, const json& msg) {
   }
   if (op == "key") return statusJson(b.pressKey(msg.value("key", ""), msg.value("modifiers", 0), deadline));
   if (op == "text") return statusJson(b.insertText(msg.value("text", ""), deadline));
+  if (op == "commit") return statusJson(b.commitText(msg.value("text", ""), deadline));
   if (op == "url") {
     auto url = b.currentUrl(deadline);
     if (!url) return statusJson(url.status());

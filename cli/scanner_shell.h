@@ -10,7 +10,8 @@
 namespace lscope {
 
 // Lines are scanner commands ({"cmd": "scan", ...}, optional "frame") or backend operations
-// ({"op": "goto"|"reload"|"back"|"click"|"move"|"key"|"text"|"url"|"wait_url"|"frames"}).
+// ({"op": "goto"|"reload"|"back"|"click"|"move"|"key"|"text"|"commit"|"url"|"wait_url"|"frames"}; "commit" is
+// text in one step (Backend::commitText)).
 // Returns 0 at end of input; 1 if the backend could not start.
 int runScannerShell(BackendFactory* factory, std::istream& in, std::ostream& out);
 

@@ -229,12 +229,14 @@ Status Page::settle() {
   // The still window spans at least two animation frames besides its time: a reaction the page
   // draws in its next frame is seen however slowly a loaded machine draws.
   const auto since = std::exchange(watch_since_, std::nullopt);
+  const bool unheard_ok = std::exchange(unheard_ok_, false);
   if (since) {
     auto busy = (*b)->networkActiveSince(*since);
     const bool quiet_so_far = busy && !*busy;
-    // One call: the changes counted since the action, then (none) the still window.
+    // One call: the changes counted since the action, then (none) the still window, unless no
+    // listener of the page heard the action at all (nothing of the page ran: nothing to see).
     auto changed = scanner_.watched(quiet_so_far ? env_.settle_quiet.count() : 0, kStillFrames,
-                                    std::min<long long>(600, cap.remaining().count()));
+                                    std::min<long long>(600, cap.remaining().count()), unheard_ok);
     if (quiet_so_far && changed == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
     // Short timers the action started run first: what they do (a debounced filter's re-render or
     // request, a menu shown 300 ms after the click) is then waited for below.
@@ -565,6 +567,7 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   // Changes the action makes are counted from here (the top document only: settle asks there;
   // and only where the backend sees requests: settle waits in full on the others anyway).
   const auto asked = Clock::now();
+  unheard_ok_ = false;  // the action about to be watched says again what it is
   const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
                      state_.backend->networkActiveSince(asked).has_value();
   auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
@@ -665,6 +668,9 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
     if (el.value && plain_text && (*b)->commitsText() && !scanner_.keyListeners(el.scanner_id, el.frame)) {
       LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
+      // Text in one step can neither submit nor navigate: if the page heard none of it (settle
+      // asks the registry), it ran no code and there is nothing to wait for.
+      unheard_ok_ = watch_since_.has_value();
     } else {
       LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
     }

@@ -189,6 +189,9 @@ class Page {
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;
+  // The watched action was one whose events alone the page could react to (typing plain text in
+  // one step): when no listener of the page heard them, settle() need not wait for a reaction.
+  bool unheard_ok_ = false;
 };
 
 // `[3] "Sign in"` for action logs.

@@ -55,12 +55,13 @@ Result<Point> ScannerClient::point(int id, const std::string& frame, const std::
   return Point{r->value("x", 0.0), r->value("y", 0.0)};
 }
 
-std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long long timeout_ms) const {
+std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long long timeout_ms, bool unheard_ok) const {
   json cmd = {{"cmd", "watched"}};
   if (quiet_ms > 0 && timeout_ms > 0) {
     cmd["quiet"] = quiet_ms;
     cmd["frames"] = frames;
     cmd["timeout"] = timeout_ms;
+    if (unheard_ok) cmd["unheard_ok"] = true;
   }
   auto r = call(std::move(cmd));
   if (!r || !r->value("armed", false)) return std::nullopt;

@@ -66,7 +66,10 @@ class ScannerClient {
   // when no watch was armed (or no answer).
   // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with
   // animations, spanning `frames` animation frames too, at most timeout_ms) and adds its changes.
-  std::optional<int> watched(long long quiet_ms = 0, int frames = 0, long long timeout_ms = 0) const;
+  // `unheard_ok`: no still spell when the listener registry says no listener of the page heard
+  // the action's events (no code of the page ran for it).
+  std::optional<int> watched(long long quiet_ms = 0, int frames = 0, long long timeout_ms = 0,
+                             bool unheard_ok = false) const;
   // After a guarded native click: what took the press instead ("button.toast-close \"×\""), or
   // empty when the element got it (or the document is gone: a click that navigated).
   Result<std::string> guardResult(const std::string& frame) const;

@@ -17,6 +17,8 @@
 //                         "<channel>-tq"   stop collecting; registry answers "<channel>-tpending"
 //                                          or "<channel>-tnone"
 //                         "<channel>-tw"   registry answers "<channel>-tdone" when none is pending
+//                         "<channel>-rq"   did a listener of the page hear the action's events?
+//                                          registry answers "<channel>-heard" or "<channel>-unheard"
 //
 // `channel` is a random token the backend makes per session: a page that does not know it sees
 // no event it could listen to. What a page can notice is in scanner/README.md ("Listener
@@ -238,9 +240,19 @@
     'onselectstart', 'oncompositionstart', 'oncompositionupdate', 'oncompositionend'];
   const keyed = new WeakMapC(); // target (element, document, window, ...) -> true
 
+  // target (element, document, window, ...) -> {type: 1}: every type it ever got a listener for
+  // (never taken back: an error only costs speed), for "-rq".
+  const listenedTypes = new WeakMapC();
+
   function added(target, type, fn, options) {
     if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
     if (KEYISH[type] === 1) apply(wmSet, keyed, [target, true]);
+    let types = apply(wmGet, listenedTypes, [target]);
+    if (!types) {
+      types = createNull();
+      apply(wmSet, listenedTypes, [target, types]);
+    }
+    types[type] = 1;
     if (!isElement(target)) return;
     noteType(target, type);
     if (PRESS[type] !== 1) return;
@@ -397,6 +409,68 @@
     fire(doc, channel + (keys ? '-keys' : '-nokeys'));
   });
 
+  // Heard (issue 17's settle): from "-tarm" to "-rq", did any event an action produces (the
+  // press, the focus moving, the text going in) reach a listener of the page on its way? The
+  // registry's capture listeners on the window see each such event first, with its whole
+  // composed path: a node on it with a listener for that type (or a handler property, content
+  // attributes included), or a shadow host whose closed tree the path cannot show, means the
+  // page heard it. Unheard, the page ran no code for the action: the engine need not wait for a
+  // reaction. A registry that came after the page's first scripts always says heard.
+  const HEARD_TYPES = ['pointerover', 'pointerenter', 'pointerout', 'pointerleave', 'pointermove', 'pointerdown',
+    'pointerup', 'pointercancel', 'gotpointercapture', 'lostpointercapture', 'mouseover', 'mouseenter', 'mouseout',
+    'mouseleave', 'mousemove', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'touchstart',
+    'touchend', 'touchmove', 'touchcancel', 'focus', 'blur', 'focusin', 'focusout', 'DOMFocusIn', 'DOMFocusOut',
+    'DOMActivate', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'textInput', 'change', 'select',
+    'selectstart', 'selectionchange', 'compositionstart', 'compositionupdate', 'compositionend', 'submit', 'reset',
+    'invalid', 'scroll', 'toggle'];
+  const EP = W.Element && W.Element.prototype;
+  const shadowRootOf = EP && getOwn(EP, 'shadowRoot') ? getOwn(EP, 'shadowRoot').get : null;
+  const closedHosts = new WeakMapC(); // hosts of closed shadow roots made by attachShadow
+  const attachOriginal = EP && EP.attachShadow;
+  if (typeof attachOriginal === 'function' && shadowRootOf) {
+    const d = getOwn(EP, 'attachShadow');
+    if (d && d.value === attachOriginal && d.configurable) {
+      defineProp(EP, 'attachShadow', { value: new ProxyC(attachOriginal, {
+        apply(target, self, args) {
+          const root = apply(target, self, args);
+          try {
+            if (apply(shadowRootOf, self, []) === null) apply(wmSet, closedHosts, [self, true]);
+          } catch (e) {
+            // never in the page's way
+          }
+          return root;
+        },
+      }), writable: d.writable, enumerable: d.enumerable, configurable: true });
+    }
+  }
+  const strIncludes = String.prototype.includes;
+  // A node whose own listeners (or inner ones, past a closed root) may hear an event of `type`.
+  function hears(node, type) {
+    const types = apply(wmGet, listenedTypes, [node]);
+    if (types && types[type] === 1) return true;
+    if (node['on' + type] != null) return true;
+    if (!isElement(node)) return false;
+    if (apply(wmGet, closedHosts, [node])) return true;
+    // A custom element without an open root may hold a declarative closed one.
+    return apply(strIncludes, apply(tagNameOf, node, []), ['-']) && apply(shadowRootOf, node, []) === null;
+  }
+  let heardArmed = false;
+  let heard = false;
+  const listenHeard = (e) => {
+    if (!heardArmed || heard) return;
+    try {
+      const path = apply(composedPathOf, e, []);
+      const type = e.type;
+      for (let i = 0; i < path.length && !heard; i++) if (hears(path[i], type)) heard = true;
+    } catch (err) {
+      heard = true; // a getter that throws: unknown
+    }
+  };
+  for (let i = 0; i < HEARD_TYPES.length; i++) on(W, HEARD_TYPES[i], listenHeard);
+  on(doc, channel + '-rq', () => {
+    fire(doc, channel + (late || !heardArmed || heard ? '-heard' : '-unheard'));
+  });
+
   // Short timers an action starts (issue 17's settle): a debounced filter that re-renders 300 ms
   // after the last key (Tom Select), a menu or popup shown a moment after a click. From "-tarm"
   // (the scanner, just before an action) to "-tq" (the engine's settle asks), every setTimeout of
@@ -491,6 +565,8 @@
     replaceGlobal('clearInterval', cleared);
   }
   on(doc, channel + '-tarm', () => {
+    heardArmed = true;
+    heard = false;
     collecting = true;
     pending = createNull();
     pendingCount = 0;

@@ -6529,6 +6529,11 @@
     const quiet = countParam(cmd, 'quiet', 0);
     if (timers) return { armed: true, changes: w.changes, timers: true };
     if (w.changes || !quiet) return { armed: true, changes: w.changes };
+    // `unheard_ok`: no listener of the page heard the action's events (the registry followed
+    // them), so no code of the page ran for it and there is no reaction to wait for.
+    if (param(cmd, 'unheard_ok', false) === true && askTimers('rq', ['heard', 'unheard']) === 'unheard') {
+      return { armed: true, changes: 0, unheard: true };
+    }
     const spell = { quiet, frames: countParam(cmd, 'frames', 0), timeout: countParam(cmd, 'timeout', 600), animations: true };
     return { armed: true, changes: 0, still: await cmdWaitQuiet(spell) };
   }

@@ -135,6 +135,45 @@ test('watched with a still window sees what the page draws in its next frames', 
   assert.deepStrictEqual(await ok(t, { cmd: 'watched', quiet: 5 }), { armed: false, changes: 0 });
 });
 
+test('watched with unheard_ok: no still window only when no listener of the page heard the action', async () => {
+  // Focus on a field with the page's own click (the scanner's point), the text in one step, then
+  // watched as the engine asks after typing plain text.
+  const fieldId = async (t, label) => {
+    const field = (await ok(t, { cmd: 'scan' })).elements.find((e) => e.label === label || e.text === label);
+    assert.ok(field, `no field "${label}"`);
+    return field.id;
+  };
+  const typeWatched = async (t, label) => {
+    const p = await ok(t, { cmd: 'point', id: await fieldId(t, label), check: 'type', watch: true });
+    await t.click(p.x, p.y);
+    await t.op('commit', { text: 'abc' });
+    return ok(t, { cmd: 'watched', quiet: 5, frames: 2, unheard_ok: true });
+  };
+  let t = await open('heard.html');
+  const plain = await typeWatched(t, 'Plain');
+  assert.deepStrictEqual([plain.changes, plain.unheard, plain.still], [0, true, undefined], JSON.stringify(plain));
+  assert.strictEqual(await t.evalTest('() => document.getElementById("plain").value'), 'abc');
+  // A focus listener that draws a hint in the next frame: heard, so the still window runs and
+  // sees the hint.
+  const focused = await typeWatched(t, 'Hinted');
+  assert.ok(!focused.unheard && focused.changes + (focused.still ? focused.still.changes : 0) >= 1, JSON.stringify(focused));
+  assert.strictEqual(await pageText(t, '#hint'), 'Hinted has the focus');
+  // The field the focus leaves listens to blur: heard.
+  await ok(t, { cmd: 'focus', id: await fieldId(t, 'Checked on leaving') });
+  assert.ok(!(await typeWatched(t, 'Plain')).unheard, 'the blur listener of the field left');
+  // Behind a closed shadow root (the slot's listeners cannot be seen), and in a custom element
+  // (which may hold a declarative closed root): heard.
+  assert.ok(!(await typeWatched(t, 'In a closed box')).unheard, 'closed shadow root');
+  assert.ok(!(await typeWatched(t, 'In a custom element')).unheard, 'custom element');
+  // Without unheard_ok the still window runs as before.
+  await ok(t, { cmd: 'point', id: await fieldId(t, 'Plain'), check: 'type', watch: true });
+  const asked = await ok(t, { cmd: 'watched', quiet: 5, frames: 2 });
+  assert.ok(asked.still && !asked.unheard, JSON.stringify(asked));
+  // One click listener on the document: the press is heard on every field.
+  t = await open('heard.html?click');
+  assert.ok(!(await typeWatched(t, 'Plain')).unheard, 'a document click listener');
+});
+
 test('wait_timers: the short timers an action starts are waited for, a polling loop and later ones are not', async () => {
   const t = await open('timers.html');
   const s = await ok(t, { cmd: 'scan' });
@@ -690,6 +729,7 @@ test('listener registry: late and removed listeners, invisible to the page, robu
   assert.deepStrictEqual([probe.addName, probe.addLength, probe.addNative, probe.removeNative, probe.onclickNative],
     ['addEventListener', 2, true, true, true], 'the wrapped functions look native');
   assert.deepStrictEqual([probe.timers, probe.timersNative], ['setTimeout,1,clearTimeout', true], 'so do the timer functions');
+  assert.strictEqual(probe.attachShadowNative, true, 'and attachShadow');
   const known = ['addEventListener', 'constructor', 'dispatchEvent', 'removeEventListener', 'when'];
   assert.deepStrictEqual(probe.expandos.split(',').filter((k) => !known.includes(k)), [], 'nothing added to EventTarget.prototype');
   assert.strictEqual(probe.ownEvents, 1);

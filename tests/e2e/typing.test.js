@@ -57,3 +57,19 @@ test("work a handler leaves to a short timer is in the action's response", async
   assert.match(opened, /menuitem "Cancel order"/, opened);
   assert.match(r.stdout, /ok text\n\nCancel order\n/);
 });
+
+test('typing into a field the page hears waits for its reaction; one nothing hears answers at once', async () => {
+  // The name field has no listener anywhere on its path: no code of the page runs, so the
+  // response comes without a still window. The coupon field's focus listener draws a hint three
+  // frames later: heard, so the response waits and shows it.
+  const r = await runLscope(['run', '-'], {
+    input: `goto ${site.base}/e2e-pages/heard.html\ntype Name "Ada"\ntype Coupon "SAVE10"\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const blocks = r.stdout.split(/\n(?=ok |error )/);
+  const name = blocks.find((b) => b.startsWith('ok type') && b.includes('"Name"'));
+  assert.match(name, /value "Ada"/, name);
+  assert.doesNotMatch(name, /case-sensitive/, name);
+  const coupon = blocks.find((b) => b.startsWith('ok type') && b.includes('"Coupon"'));
+  assert.match(coupon, /"Codes are case-sensitive"/, coupon);
+});
