@@ -610,6 +610,13 @@ Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
   }
   if (!point) return point.status();
   LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, o.button, o.count));
+  // A native checkbox or radio button does nothing but toggle (it neither submits nor follows a
+  // link around it): if the page heard none of the click (settle asks), there is no reaction.
+  const std::string input_type = el.attributes.value("type", "");
+  if ((input_type == "checkbox" || input_type == "radio") && (el.type == "checkbox" || el.type == "radio") &&
+      o.button == MouseButton::kLeft && o.count == 1) {
+    unheard_ok_ = watch_since_.has_value();
+  }
   return std::string();
 }
 
@@ -872,7 +879,12 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   if (point) {
     LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
     auto v = scanner_.getValue(el.scanner_id, el.frame);
-    if (v && v->is_boolean() && v->get<bool>() == want) return std::string();
+    if (v && v->is_boolean() && v->get<bool>() == want) {
+      // As for click: a native box that was only toggled, unheard, has no reaction to wait for.
+      const std::string input_type = el.attributes.value("type", "");
+      unheard_ok_ = (input_type == "checkbox" || input_type == "radio") && watch_since_.has_value();
+      return std::string();
+    }
   } else if (point.status().code() != codes::kUnknownCommand && mayPass(point.status())) {
     return point.status();  // not actionable yet: auto-wait decides
   }

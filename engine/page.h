@@ -190,7 +190,8 @@ class Page {
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;
   // The watched action was one whose events alone the page could react to (typing plain text in
-  // one step): when no listener of the page heard them, settle() need not wait for a reaction.
+  // one step, a click on a native checkbox or radio button): when no listener of the page heard
+  // them, settle() need not wait for a reaction.
   bool unheard_ok_ = false;
 };
 

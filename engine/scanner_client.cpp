@@ -65,6 +65,7 @@ std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long l
   }
   auto r = call(std::move(cmd));
   if (!r || !r->value("armed", false)) return std::nullopt;
+  if (r->value("unheard", false)) spdlog::debug("settle: no listener of the page heard the action, no still window");
   int changes = r->value("changes", 1) + (r->value("timers", false) ? 1 : 0);
   if (const auto still = r->find("still"); still != r->end() && still->is_object()) {
     changes += still->value("changes", 1) + still->value("animated", 0);

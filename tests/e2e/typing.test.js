@@ -18,6 +18,7 @@ after(async () => {
   await site.close();
 });
 
+const unheard = (stderr) => stderr.split('\n').filter((l) => l.includes('no listener of the page heard the action')).length;
 const sent = (stderr, method) => stderr.split('\n').filter((l) => new RegExp(`cdp > \\d+ ${method} `).test(l)).length;
 
 test('a field nothing listens to gets its text in one step, and the form sends it', async () => {
@@ -60,9 +61,9 @@ test("work a handler leaves to a short timer is in the action's response", async
 
 test('typing into a field the page hears waits for its reaction; one nothing hears answers at once', async () => {
   // The name field has no listener anywhere on its path: no code of the page runs, so the
-  // response comes without a still window. The coupon field's focus listener draws a hint three
-  // frames later: heard, so the response waits and shows it.
-  const r = await runLscope(['run', '-'], {
+  // response comes without a still window (the debug log says so once). The coupon field's
+  // focus listener draws a hint two frames later: heard, so the response waits and shows it.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
     input: `goto ${site.base}/e2e-pages/heard.html\ntype Name "Ada"\ntype Coupon "SAVE10"\n`,
   });
   assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
@@ -72,4 +73,20 @@ test('typing into a field the page hears waits for its reaction; one nothing hea
   assert.doesNotMatch(name, /case-sensitive/, name);
   const coupon = blocks.find((b) => b.startsWith('ok type') && b.includes('"Coupon"'));
   assert.match(coupon, /"Codes are case-sensitive"/, coupon);
+  assert.equal(unheard(r.stderr), 1, 'only the name field was unheard');
+});
+
+test('a click on a checkbox the page hears waits for its reaction; one nothing hears answers at once', async () => {
+  // The same for a native checkbox, which only toggles: its change listener draws two frames later.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/heard.html\nclick "Remember me"\ncheck "Gift wrap"\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const blocks = r.stdout.split(/\n(?=ok |error )/);
+  const remember = blocks.find((b) => b.startsWith('ok click') && b.includes('Remember me'));
+  assert.match(remember, /checked/, remember);
+  assert.doesNotMatch(remember, /Gift wrap adds/, remember);
+  const gift = blocks.find((b) => b.startsWith('ok check') && b.includes('Gift wrap'));
+  assert.match(gift, /"Gift wrap adds 3 euros"/, gift);
+  assert.equal(unheard(r.stderr), 1, 'only the remember box was unheard');
 });
