@@ -418,8 +418,8 @@
   // reaction. A registry that came after the page's first scripts always says heard.
   const HEARD_TYPES = ['pointerover', 'pointerenter', 'pointerout', 'pointerleave', 'pointermove', 'pointerdown',
     'pointerup', 'pointercancel', 'gotpointercapture', 'lostpointercapture', 'mouseover', 'mouseenter', 'mouseout',
-    'mouseleave', 'mousemove', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu', 'touchstart',
-    'touchend', 'touchmove', 'touchcancel', 'focus', 'blur', 'focusin', 'focusout', 'DOMFocusIn', 'DOMFocusOut',
+    'mouseleave', 'mousemove', 'mousedown', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu',
+    'focus', 'blur', 'focusin', 'focusout', 'DOMFocusIn', 'DOMFocusOut',
     'DOMActivate', 'keydown', 'keyup', 'keypress', 'beforeinput', 'input', 'textInput', 'change', 'select',
     'selectstart', 'selectionchange', 'compositionstart', 'compositionupdate', 'compositionend', 'submit', 'reset',
     'invalid', 'scroll', 'toggle'];
@@ -454,6 +454,18 @@
     // A custom element without an open root may hold a declarative closed one.
     return apply(strIncludes, apply(tagNameOf, node, []), ['-']) && apply(shadowRootOf, node, []) === null;
   }
+  // The focus in a frame when the action starts: the frame's blur listeners, which this window
+  // does not see, hear the focus leave.
+  const activeOf = W.Document && getOwn(W.Document.prototype, 'activeElement') ? getOwn(W.Document.prototype, 'activeElement').get : null;
+  const FRAMES = { IFRAME: 1, FRAME: 1, OBJECT: 1, EMBED: 1 };
+  const focusInFrame = () => {
+    try {
+      const a = activeOf ? apply(activeOf, doc, []) : null;
+      return !!a && FRAMES[apply(tagNameOf, a, [])] === 1;
+    } catch (e) {
+      return true;
+    }
+  };
   let heardArmed = false;
   let heard = false;
   const listenHeard = (e) => {
@@ -566,7 +578,7 @@
   }
   on(doc, channel + '-tarm', () => {
     heardArmed = true;
-    heard = false;
+    heard = focusInFrame();
     collecting = true;
     pending = createNull();
     pendingCount = 0;
