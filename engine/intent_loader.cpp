@@ -131,10 +131,26 @@ json scalarValue(const YAML::Node& n) {
 
 class Converter {
  public:
+  // An alias inside its own anchor (`&a {x: *a}`) is a cycle, and aliases of aliases expand
+  // exponentially ("billion laughs"): both end at these bounds with an error, never a stack
+  // overflow or a runaway expansion (found by fuzzing). Real definitions nest a dozen levels
+  // and hold a few thousand values.
+  static constexpr int kMaxDepth = 64;
+  static constexpr long kMaxValues = 100000;
+
   Converter(const std::string& file, Marks& marks) : file_(file), marks_(marks) {}
 
-  bool convert(const YAML::Node& n, const std::string& path, json& out) {
+  bool convert(const YAML::Node& n, const std::string& path, json& out, int depth = 0) {
     marks_[path] = n.Mark();
+    if (depth > kMaxDepth || ++values_ > kMaxValues) {
+      error = (path.empty() ? "/" : path) + ": " +
+              (depth > kMaxDepth ? "nested more than " + std::to_string(kMaxDepth) + " levels deep"
+                                 : "more than " + std::to_string(kMaxValues) + " values") +
+              " (an alias used inside its own anchor, or aliases that multiply?)";
+      error_mark = n.Mark();
+      error_hint = "flatten the structure; an anchor may not refer to itself";
+      return false;
+    }
     switch (n.Type()) {
       case YAML::NodeType::Null:
       case YAML::NodeType::Undefined:
@@ -148,7 +164,7 @@ class Converter {
         size_t i = 0;
         for (const auto& item : n) {
           json v;
-          if (!convert(item, path + "/" + std::to_string(i++), v)) return false;
+          if (!convert(item, path + "/" + std::to_string(i++), v, depth + 1)) return false;
           out.push_back(std::move(v));
         }
         return true;
@@ -162,10 +178,11 @@ class Converter {
             marks_[child] = it->first.Mark();
             error = child + ": duplicate key \"" + key + "\"; YAML mapping keys are unique";
             error_mark = it->first.Mark();
+            error_hint = "remove the repeated key";
             return false;
           }
           json v;
-          if (!convert(it->second, child, v)) return false;
+          if (!convert(it->second, child, v, depth + 1)) return false;
           marks_[child] = it->first.Mark();  // point at the key, where people look
           out[key] = std::move(v);
         }
@@ -176,11 +193,13 @@ class Converter {
   }
 
   std::string error;
+  std::string error_hint;
   YAML::Mark error_mark;
 
  private:
   const std::string& file_;
   Marks& marks_;
+  long values_ = 0;
 };
 
 // --- checked building of the definition -------------------------------------------------------
@@ -1487,7 +1506,7 @@ bool convertYaml(const std::string& text, const std::string& file, const char* c
     error = Status(code,
                    file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +
                        std::to_string(conv.error_mark.column + 1) + ": " + conv.error,
-                   "remove the repeated key");
+                   conv.error_hint);
     return false;
   }
   return true;

@@ -382,15 +382,26 @@ namespace {
 // One step as written in refine: a flow map ({action: type, target: {pattern: x}, text: $t})
 // or an OIL step line of the define shorthand (type "Review" $text).
 // A YAML flow map as JSON: plain scalars that read as numbers or booleans are those.
-json yamlJson(const YAML::Node& n) {
+// An alias inside its own anchor is a cycle and aliases of aliases multiply: bounded (depth,
+// values), as the intent loader's conversion is; past them the answer is an error, not a crash.
+struct YamlBudget {
+  long values = 0;
+  bool exceeded = false;
+};
+
+json yamlJson(const YAML::Node& n, YamlBudget& budget, int depth = 0) {
+  if (budget.exceeded || depth > 32 || ++budget.values > 10000) {
+    budget.exceeded = true;
+    return nullptr;
+  }
   if (n.IsMap()) {
     json o = json::object();
-    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = yamlJson(it->second);
+    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = yamlJson(it->second, budget, depth + 1);
     return o;
   }
   if (n.IsSequence()) {
     json a = json::array();
-    for (const auto& x : n) a.push_back(yamlJson(x));
+    for (const auto& x : n) a.push_back(yamlJson(x, budget, depth + 1));
     return a;
   }
   if (!n.IsScalar()) return nullptr;
@@ -406,7 +417,11 @@ json yamlJson(const YAML::Node& n) {
 
 Result<json> flowMap(const std::string& text) {
   try {
-    json j = yamlJson(YAML::Load(text));
+    YamlBudget budget;
+    json j = yamlJson(YAML::Load(text), budget);
+    if (budget.exceeded) {
+      return Status(codes::kDefinitionInvalid, "not a usable map: nested too deep or too large (an alias inside its own anchor?)");
+    }
     if (j.is_object()) return j;
   } catch (const YAML::Exception& e) {
     return Status(codes::kDefinitionInvalid, "not a valid map: " + e.msg);

@@ -95,6 +95,10 @@ test('three repetitions of a review flow propose an intent; refined, tested and 
     r = await run('refine write_review edit step 4 type { colour: blue } $review');
     assert.equal(r.ok, false, 'a change that would not load is refused');
     assert.match(r.t, /not changed: .*unknown target key "colour"/);
+    // An alias inside its own anchor (a cycle) is refused, and the session goes on.
+    r = await run('refine write_review edit step 4 type { selector: &a { x: *a } } $review');
+    assert.equal(r.ok, false, r.t);
+    assert.match(r.t, /nested too deep or too large/);
     r = await run('refine write_review add param title:string --optional');
     assert.match(r.t, /title: string/);
     r = await run('refine write_review remove param title');

@@ -116,6 +116,40 @@ TEST_CASE("errors name file, line and column") {
   CHECK(yaml.status().message().rfind("bad.yaml:3:1: not valid YAML", 0) == 0);
 }
 
+TEST_CASE("an alias inside its own anchor, deep nesting and multiplying aliases are errors, not a crash") {
+  // fuzz_yaml found the first after 7.5 million runs: the cycle overflowed the stack.
+  auto cycle = parseIntent("intent: x\nversion: 1.0.0\nsteps:\n  - action: wait\n    condition:\n"
+                           "      visible: &a { text_contains: [Sign out], target: *a }\n",
+                           "cycle.yaml", {});
+  REQUIRE_FALSE(cycle.ok());
+  CHECK(cycle.status().message().rfind("cycle.yaml:6:", 0) == 0);
+  CHECK(cycle.status().message().find("nested more than 64 levels deep") != std::string::npos);
+  CHECK(cycle.status().hint().find("an anchor may not refer to itself") != std::string::npos);
+
+  std::string deep = "intent: x\nversion: 1.0.0\nsteps: " + std::string(100, '[') + std::string(100, ']') + "\n";
+  auto nested = parseIntent(deep, "deep.yaml", {});
+  REQUIRE_FALSE(nested.ok());
+  CHECK(nested.status().message().find("nested more than 64 levels deep") != std::string::npos);
+
+  // Ten aliases of ten aliases ... six levels: a million values from a few lines.
+  std::string laughs = "intent: x\nversion: 1.0.0\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 6; ++i) {
+    std::string prev = "*a" + std::to_string(i - 1);
+    laughs += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [";
+    for (int j = 0; j < 10; ++j) laughs += (j ? ", " : "") + prev;
+    laughs += "]\n";
+  }
+  auto many = parseIntent(laughs, "laughs.yaml", {});
+  REQUIRE_FALSE(many.ok());
+  CHECK(many.status().message().find("more than 100000 values") != std::string::npos);
+  // The same nesting without the cycle still loads (the bound is far above real definitions).
+  auto fine = parseIntent("intent: x\nversion: 1.0.0\nsteps:\n  - action: wait\n    condition:\n"
+                          "      visible: &a { text_contains: [Sign out] }\n  - action: wait\n    condition:\n"
+                          "      visible: *a\n",
+                          "fine.yaml", {});
+  CHECK(fine.ok());
+}
+
 TEST_CASE("execute needs a trusted source") {
   const char* text = "intent: x\nversion: 1\nsteps:\n  - action: execute\n    script: return 1\n";
   auto untrusted = parseIntent(text, "s.yaml", {});
