@@ -10,6 +10,7 @@
 #include <set>
 
 #include "engine/commands.h"
+#include "engine/json_bounded.h"
 #include "engine/page_model.h"  // kMask
 
 
@@ -235,7 +236,7 @@ Sentence takeApart(const std::string& input) {
     if (c == '{') {
       size_t end = objectEnd(input, i);
       if (end != std::string::npos) {
-        json parsed = json::parse(input.substr(i, end - i + 1), nullptr, false);
+        json parsed = parseJsonBounded(input.substr(i, end - i + 1));
         if (!parsed.is_discarded() && parsed.is_object()) {
           s.values.push_back({"json", input.substr(i, end - i + 1), "", parsed, ""});
           work += placeholder(s.values.size() - 1);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/commands.h"
+#include "engine/json_bounded.h"
 
 namespace lscope {
 namespace {
@@ -332,14 +333,14 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
       return json(*ms);
     }
     case ParamType::kObject: {
-      json obj = json::parse(t.text, nullptr, false);
+      json obj = parseJsonBounded(t.text);
       if (obj.is_discarded() || !obj.is_object()) {
         return syntaxError(t.col, p.name + " must be a JSON object", "{\"name\": \"value\"}");
       }
       return obj;
     }
     case ParamType::kArray: {
-      json arr = json::parse(t.text, nullptr, false);
+      json arr = parseJsonBounded(t.text);
       if (arr.is_array()) return arr;
       arr = json::array();  // comma-separated words
       std::string item;

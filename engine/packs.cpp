@@ -20,6 +20,7 @@
 
 #include "engine/files.h"
 #include "engine/intent_loader.h"
+#include "engine/json_bounded.h"
 
 namespace lscope {
 namespace {
@@ -483,7 +484,7 @@ Result<std::shared_ptr<const Pack>> PackManager::installFromIndex(const std::str
   if (!fetch_) return packError("this server cannot fetch over HTTP");
   auto body = fetch_(url);
   if (!body) return packError("cannot read the pack index " + url + ": " + body.status().message());
-  json index = json::parse(*body, nullptr, false);
+  json index = parseJsonBounded(*body);
   if (!index.is_object() || !index.contains("packs") || !index["packs"].is_array()) {
     return packError(url + " is not a pack index", "an index is {\"packs\": [{\"name\", \"version\", \"archive\", \"sha256\"}]}");
   }

@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/json_bounded.h"
 #include "net/http.h"
 #include "server/jsonrpc.h"
 
@@ -289,7 +290,11 @@ struct McpHttpServer::Impl {
   }
 
   void post(const net::ServerRequest& req, net::ServerResponse& res) {
-    json msg = json::parse(req.body, nullptr, false);
+    bool too_deep = false;
+    json msg = parseJsonBounded(req.body, &too_deep);
+    if (too_deep) {
+      return jsonBody(res, 400, makeError(nullptr, kInvalidRequest, "Invalid Request: nested more than 128 levels deep"));
+    }
     if (msg.is_discarded()) {
       return jsonBody(res, 400, makeError(nullptr, kParseError, "Parse error: the body is not valid JSON"));
     }

@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/json_bounded.h"
 #include "engine/oil.h"
 #include "engine/response.h"
 #include "server/jsonrpc.h"
@@ -79,7 +80,9 @@ bool McpSession::initialized() const {
 }
 
 std::optional<json> McpSession::handleText(const std::string& text) {
-  json msg = json::parse(text, nullptr, /*allow_exceptions=*/false);
+  bool too_deep = false;
+  json msg = parseJsonBounded(text, &too_deep);
+  if (too_deep) return makeError(nullptr, kInvalidRequest, "Invalid Request: nested more than 128 levels deep");
   if (msg.is_discarded()) return makeError(nullptr, kParseError, "Parse error: the line is not valid JSON");
   return handle(msg);
 }

@@ -204,6 +204,11 @@ describe('the transport rules, with raw requests', () => {
     assert.equal((await post({ jsonrpc: '2.0', id: 3, method: 'ping' }, { 'mcp-session-id': 'f'.repeat(32) })).status, 404);
     assert.equal((await post({ jsonrpc: '2.0', id: 4, method: 'ping' }, { ...h, 'mcp-protocol-version': '1999-01-01' })).status, 400);
     assert.equal((await post('{not json', h)).status, 400);
+    // Nested 100,000 levels deep (the copy of such a value overflowed the stack): refused.
+    const deep = await post(`{"jsonrpc":"2.0","id":7,"method":"ping","params":${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}}`, h);
+    assert.equal(deep.status, 400);
+    assert.match(JSON.stringify(await deep.json()), /nested more than 128 levels deep/);
+    assert.equal((await post({ jsonrpc: '2.0', id: 8, method: 'ping' }, h)).status, 200, 'the session goes on');
     assert.equal((await post({ jsonrpc: '2.0', id: 5, method: 'ping' }, { ...h, origin: 'http://evil.example' })).status, 403);
     assert.equal(await rawStatus(server.url, init, { host: 'evil.example:80' }), 403, 'DNS rebinding: foreign Host');
     assert.equal((await fetch(server.url, { method: 'PUT' })).status, 405);
@@ -241,6 +246,14 @@ describe('stdio', () => {
     try {
       // Raw garbage straight onto the server's stdin, between real requests.
       transport._process.stdin.write('this is not json\n{"jsonrpc":"2.0","id":"x"}\n[]\n');
+      assert.deepEqual(await client.ping(), {});
+      // Nested 100,000 levels deep, as a message and inside an OIL line's JSON argument (copies of
+      // such values overflowed the stack: the server ended).
+      const deep = `${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}`;
+      transport._process.stdin.write(`{"jsonrpc":"2.0","id":"deep","method":"ping","params":${deep}}\n`);
+      const oil = await client.callTool({ name: 'run', arguments: { script: `fill_form ${deep}` } });
+      assert.equal(oil.isError, true);
+      assert.match(text(oil), /must be a JSON object/);
       assert.deepEqual(await client.ping(), {});
       // slow.html keeps a request open for 10 s: network idle cannot come sooner.
       await client.callTool({ name: 'goto', arguments: { url: `${site.base}/slow.html?ms=10000` } });

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <regex>
 
+#include "engine/json_bounded.h"
 #include "server/jsonrpc.h"
 #include "server/mcp_session.h"
 #include "server/tools.h"
@@ -179,6 +180,31 @@ TEST_CASE("tools/list pages with opaque cursors") {
   }
   auto still = session.handle({{"jsonrpc", "2.0"}, {"id", 100}, {"method", "ping"}});
   CHECK(still->contains("result"));
+}
+
+TEST_CASE("a message nested too deep is refused, and the session goes on") {
+  // Copies and dumps of a json value recurse per level: 100,000 levels ended the server.
+  ServerConfig config;
+  lscope::testing::StubFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  std::string deep = R"({"jsonrpc":"2.0","id":1,"method":"ping","params":)" + std::string(100000, '[') +
+                     std::string(100000, ']') + "}";
+  auto reply = session.handleText(deep);
+  REQUIRE(reply);
+  CHECK((*reply)["error"]["code"] == -32600);
+  CHECK((*reply)["error"]["message"] == "Invalid Request: nested more than 128 levels deep");
+  auto still = session.handleText(R"({"jsonrpc":"2.0","id":2,"method":"ping"})");
+  REQUIRE(still);
+  CHECK(still->contains("result"));
+  // Brackets inside strings are text, not nesting; escaped quotes do not end a string.
+  CHECK(lscope::jsonNesting(R"({"a": "[[[[{{{{\"[[[["})") == 1);
+  CHECK(lscope::jsonNesting(R"([[1], {"b": [[]]}])") == 4);
+  CHECK(lscope::jsonNesting(std::string(129, '[')) == 129);
+  CHECK(lscope::parseJsonBounded(std::string(128, '[') + std::string(128, ']')).is_array());
+  bool too_deep = false;
+  CHECK(lscope::parseJsonBounded(std::string(129, '[') + std::string(129, ']'), &too_deep).is_discarded());
+  CHECK(too_deep);
 }
 
 TEST_CASE("cancellation: a cancelled call gets no response and the session stays usable") {
