@@ -17,7 +17,8 @@
 //                         "<channel>-tq"   stop collecting; registry answers "<channel>-tpending"
 //                                          or "<channel>-tnone"
 //                         "<channel>-tw"   registry answers "<channel>-tdone" when none is pending
-//                         "<channel>-rq"   did a listener of the page hear the action's events?
+//                         "<channel>-rq"   (after "-tq") did a listener of the page hear the
+//                                          events of the action "-tarm" started?
 //                                          registry answers "<channel>-heard" or "<channel>-unheard"
 //
 // `channel` is a random token the backend makes per session: a page that does not know it sees
@@ -409,7 +410,7 @@
     fire(doc, channel + (keys ? '-keys' : '-nokeys'));
   });
 
-  // Heard (issue 17's settle): from "-tarm" to "-rq", did any event an action produces (the
+  // Heard (issue 17's settle): from "-tarm" to "-tq", did any event an action produces (the
   // press, the focus moving, the text going in) reach a listener of the page on its way? The
   // registry's capture listeners on the window see each such event first, with its whole
   // composed path: a node on it with a listener for that type (or a handler property, content
@@ -479,8 +480,16 @@
     }
   };
   for (let i = 0; i < HEARD_TYPES.length; i++) on(W, HEARD_TYPES[i], listenHeard);
+  // "-tq" (the action's end, asked first in the same call) settles the answer and stops the
+  // following: events after it are not the action's, and cost no path walk.
+  let heardAnswer = true;
+  const endHeard = () => {
+    heardAnswer = late || !heardArmed || heard;
+    heardArmed = false;
+  };
   on(doc, channel + '-rq', () => {
-    fire(doc, channel + (late || !heardArmed || heard ? '-heard' : '-unheard'));
+    fire(doc, channel + (heardAnswer ? '-heard' : '-unheard'));
+    heardAnswer = true; // asked once per action
   });
 
   // Short timers an action starts (issue 17's settle): a debounced filter that re-renders 300 ms
@@ -585,6 +594,7 @@
     waited = false;
   });
   on(doc, channel + '-tq', () => {
+    endHeard();
     collecting = false;
     fire(doc, channel + (pendingCount > 0 ? '-tpending' : '-tnone'));
   });
