@@ -300,6 +300,7 @@ void Page::waitForChange(Deadline until, Millis slice) {
   // Event-driven: the scanner resolves on the next DOM mutation (or when time is up); a
   // navigation ends the wait too.
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   long long ms = std::min<long long>(until.remaining().count(), slice.count());
   if (ms <= 0) return;
   auto r = scanner_.waitChange(ms);
@@ -594,6 +595,7 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
 
 Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   auto b = backend();
   if (!b) return b.status();
   form_action = form_action || el.role == "submit" || el.attributes.value("type", "") == "submit";
@@ -640,6 +642,7 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
 
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
       el.type == "option" || el.type == "row" || el.type == "item" || el.type == "tab" || el.type == "menuitem") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
@@ -868,6 +871,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
   if (!want && el.type == "radio") {
     return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
@@ -894,6 +898,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
 
 Result<std::string> Page::hover(const Element& el) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   auto b = backend();
   if (!b) return b.status();
   auto point = pointOf(el, "hover");
@@ -904,18 +909,21 @@ Result<std::string> Page::hover(const Element& el) {
 
 Result<std::string> Page::focus(const Element& el) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   LSCOPE_RETURN_IF_ERROR(scanner_.focus(el.scanner_id, el.frame));
   return std::string();
 }
 
 Result<std::string> Page::clear(const Element& el) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
   return std::string();
 }
 
 Status Page::press(const std::string& combo, const Element* on) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   auto b = backend();
   if (!b) return b.status();
   if (on) LSCOPE_RETURN_IF_ERROR(scanner_.focus(on->scanner_id, on->frame));
@@ -939,6 +947,7 @@ Status Page::press(const std::string& combo, const Element* on) {
 
 Result<json> Page::scroll(const json& params, const Element* el) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   json p = params;
   if (el) p["element"] = el->scanner_id;
   return scanner_.scroll(p, el ? el->frame : "");
@@ -946,6 +955,7 @@ Result<json> Page::scroll(const json& params, const Element* el) {
 
 Status Page::upload(const Element& el, const std::vector<std::string>& paths) {
   last_fresh_ = false;
+  unheard_ok_ = false;  // only the action just made may skip the still window
   if (el.attributes.value("type", "") != "file") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input",
                   "upload into an input of type file");

@@ -90,3 +90,15 @@ test('a click on a checkbox the page hears waits for its reaction; one nothing h
   assert.match(gift, /"Gift wrap adds 3 euros"/, gift);
   assert.equal(unheard(r.stderr), 1, 'only the remember box was unheard');
 });
+
+test('Enter after typing into a field nothing hears: the response waits for the form it submits', async () => {
+  // The text goes in unheard, but Enter submits the form: the action is no longer one the page
+  // cannot react to, so the still window and the navigation are waited for.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html\ntype Query "ada lovelace" --enter\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const typed = r.stdout.split(/\n(?=ok |error )/).find((b) => b.startsWith('ok type'));
+  assert.match(typed, /~ url: .*typing\.html → .*typing\.html\?q=ada\+lovelace/, typed);
+  assert.equal(unheard(r.stderr), 0, 'typing then Enter is not an unheard action');
+});
