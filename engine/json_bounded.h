@@ -4,6 +4,7 @@
 // any client, stdio or HTTP, ended the server). Nothing we read needs more than a few levels.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -36,6 +37,9 @@ inline int jsonNesting(std::string_view text, int limit = kMaxJsonNesting) {
   }
   return deepest;
 }
+
+// What a refusal says: "nested more than 128 levels deep".
+inline std::string tooDeepMessage() { return "nested more than " + std::to_string(kMaxJsonNesting) + " levels deep"; }
 
 // json::parse without exceptions: discarded when `text` is not JSON or nests deeper than
 // kMaxJsonNesting (then *too_deep is set, when given).

@@ -299,8 +299,7 @@ void Page::settleComponents() {
 void Page::waitForChange(Deadline until, Millis slice) {
   // Event-driven: the scanner resolves on the next DOM mutation (or when time is up); a
   // navigation ends the wait too.
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   long long ms = std::min<long long>(until.remaining().count(), slice.count());
   if (ms <= 0) return;
   auto r = scanner_.waitChange(ms);
@@ -568,7 +567,6 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   // Changes the action makes are counted from here (the top document only: settle asks there;
   // and only where the backend sees requests: settle waits in full on the others anyway).
   const auto asked = Clock::now();
-  unheard_ok_ = false;  // the action about to be watched says again what it is
   const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
                      state_.backend->networkActiveSince(asked).has_value();
   auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
@@ -593,9 +591,19 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   return p;
 }
 
-Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
+// An <input> checkbox or radio button: its own default action only toggles it.
+static bool isNativeToggle(const Element& el) {
+  const std::string t = el.attributes.value("type", "");
+  return (t == "checkbox" || t == "radio") && (el.type == "checkbox" || el.type == "radio");
+}
+
+void Page::startAction() {
   last_fresh_ = false;
   unheard_ok_ = false;  // only the action just made may skip the still window
+}
+
+Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
+  startAction();
   auto b = backend();
   if (!b) return b.status();
   form_action = form_action || el.role == "submit" || el.attributes.value("type", "") == "submit";
@@ -614,11 +622,7 @@ Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
   LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, o.button, o.count));
   // A native checkbox or radio button does nothing but toggle (it neither submits nor follows a
   // link around it): if the page heard none of the click (settle asks), there is no reaction.
-  const std::string input_type = el.attributes.value("type", "");
-  if ((input_type == "checkbox" || input_type == "radio") && (el.type == "checkbox" || el.type == "radio") &&
-      o.button == MouseButton::kLeft && o.count == 1) {
-    unheard_ok_ = watch_since_.has_value();
-  }
+  if (isNativeToggle(el) && o.button == MouseButton::kLeft && o.count == 1) unheard_ok_ = watch_since_.has_value();
   return std::string();
 }
 
@@ -641,8 +645,7 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
 }
 
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
       el.type == "option" || el.type == "row" || el.type == "item" || el.type == "tab" || el.type == "menuitem") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
@@ -870,8 +873,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
 }
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
   if (!want && el.type == "radio") {
     return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
@@ -885,8 +887,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
     auto v = scanner_.getValue(el.scanner_id, el.frame);
     if (v && v->is_boolean() && v->get<bool>() == want) {
       // As for click: a native box that was only toggled, unheard, has no reaction to wait for.
-      const std::string input_type = el.attributes.value("type", "");
-      unheard_ok_ = (input_type == "checkbox" || input_type == "radio") && watch_since_.has_value();
+      unheard_ok_ = isNativeToggle(el) && watch_since_.has_value();
       return std::string();
     }
   } else if (point.status().code() != codes::kUnknownCommand && mayPass(point.status())) {
@@ -897,8 +898,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
 }
 
 Result<std::string> Page::hover(const Element& el) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   auto b = backend();
   if (!b) return b.status();
   auto point = pointOf(el, "hover");
@@ -908,22 +908,19 @@ Result<std::string> Page::hover(const Element& el) {
 }
 
 Result<std::string> Page::focus(const Element& el) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   LSCOPE_RETURN_IF_ERROR(scanner_.focus(el.scanner_id, el.frame));
   return std::string();
 }
 
 Result<std::string> Page::clear(const Element& el) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
   return std::string();
 }
 
 Status Page::press(const std::string& combo, const Element* on) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   auto b = backend();
   if (!b) return b.status();
   if (on) LSCOPE_RETURN_IF_ERROR(scanner_.focus(on->scanner_id, on->frame));
@@ -946,16 +943,14 @@ Status Page::press(const std::string& combo, const Element* on) {
 }
 
 Result<json> Page::scroll(const json& params, const Element* el) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   json p = params;
   if (el) p["element"] = el->scanner_id;
   return scanner_.scroll(p, el ? el->frame : "");
 }
 
 Status Page::upload(const Element& el, const std::vector<std::string>& paths) {
-  last_fresh_ = false;
-  unheard_ok_ = false;  // only the action just made may skip the still window
+  startAction();
   if (el.attributes.value("type", "") != "file") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input",
                   "upload into an input of type file");

@@ -193,6 +193,9 @@ class Page {
   // one step, a click on a native checkbox or radio button): when no listener of the page heard
   // them, settle() need not wait for a reaction.
   bool unheard_ok_ = false;
+  // An action (or a wait) begins: the remembered scan is no longer fresh, and no earlier action
+  // may skip the still window.
+  void startAction();
 };
 
 // `[3] "Sign in"` for action logs.

@@ -239,15 +239,13 @@
     compositionstart: 1, compositionupdate: 1, compositionend: 1, selectionchange: 1, selectstart: 1 };
   const KEY_PROPS = ['onkeydown', 'onkeyup', 'onkeypress', 'onbeforeinput', 'oninput', 'onselectionchange',
     'onselectstart', 'oncompositionstart', 'oncompositionupdate', 'oncompositionend'];
-  const keyed = new WeakMapC(); // target (element, document, window, ...) -> true
 
   // target (element, document, window, ...) -> {type: 1}: every type it ever got a listener for
-  // (never taken back: an error only costs speed), for "-rq".
+  // (never taken back: an error only costs speed), for "-kq" and "-rq".
   const listenedTypes = new WeakMapC();
 
   function added(target, type, fn, options) {
     if (typeof type !== 'string' || (typeof fn !== 'function' && (fn === null || typeof fn !== 'object'))) return;
-    if (KEYISH[type] === 1) apply(wmSet, keyed, [target, true]);
     let types = apply(wmGet, listenedTypes, [target]);
     if (!types) {
       types = createNull();
@@ -390,7 +388,8 @@
   }
 
   function listensForKeys(node) {
-    if (apply(wmGet, keyed, [node])) return true;
+    const types = apply(wmGet, listenedTypes, [node]);
+    if (types) for (const type in types) if (KEYISH[type] === 1) return true;
     for (let p = 0; p < KEY_PROPS.length; p++) {
       try {
         if (node[KEY_PROPS[p]] != null) return true;

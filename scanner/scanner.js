@@ -6495,13 +6495,14 @@
 
   let actionWatch = null;
 
-  // The registry's short-timer watch (listeners.js): "-tarm" before the action, "-tq" after it
-  // (pending or none), "-tw" to wait until the followed timers have run. No registry: no timers.
-  const askTimers = (what, answers) => askRegistryFor(TOP_DOC, TOP_DOC, what, answers);
+  // The top document's registry (listeners.js): "-tarm" before the action, "-tq" after it
+  // (timers pending or none), "-rq" (heard or not), "-tw" to wait until the followed timers have
+  // run. No registry: no answer (no timers; heard).
+  const askTopRegistry = (what, answers) => askRegistryFor(TOP_DOC, TOP_DOC, what, answers);
 
   function armWatch() {
     disarmWatch();
-    askTimers('tarm', []);
+    askTopRegistry('tarm', []);
     const w = { changes: 0, mo: null };
     try {
       w.mo = new B.MutationObserver((records) => { w.changes += records.length; });
@@ -6525,13 +6526,13 @@
     disarmWatch();
     if (!w) return { armed: false, changes: 0 };
     // A short timer the action started is work to come (wait_timers waits for it).
-    const timers = askTimers('tq', ['tpending', 'tnone']) === 'tpending';
+    const timers = askTopRegistry('tq', ['tpending', 'tnone']) === 'tpending';
     const quiet = countParam(cmd, 'quiet', 0);
     if (timers) return { armed: true, changes: w.changes, timers: true };
     if (w.changes || !quiet) return { armed: true, changes: w.changes };
     // `unheard_ok`: no listener of the page heard the action's events (the registry followed
     // them), so no code of the page ran for it and there is no reaction to wait for.
-    if (param(cmd, 'unheard_ok', false) === true && askTimers('rq', ['heard', 'unheard']) === 'unheard') {
+    if (param(cmd, 'unheard_ok', false) === true && askTopRegistry('rq', ['heard', 'unheard']) === 'unheard') {
       return { armed: true, changes: 0, unheard: true };
     }
     const spell = { quiet, frames: countParam(cmd, 'frames', 0), timeout: countParam(cmd, 'timeout', 600), animations: true };

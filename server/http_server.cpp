@@ -293,7 +293,7 @@ struct McpHttpServer::Impl {
     bool too_deep = false;
     json msg = parseJsonBounded(req.body, &too_deep);
     if (too_deep) {
-      return jsonBody(res, 400, makeError(nullptr, kInvalidRequest, "Invalid Request: nested more than 128 levels deep"));
+      return jsonBody(res, 400, makeError(nullptr, kInvalidRequest, "Invalid Request: " + tooDeepMessage()));
     }
     if (msg.is_discarded()) {
       return jsonBody(res, 400, makeError(nullptr, kParseError, "Parse error: the body is not valid JSON"));

@@ -82,7 +82,7 @@ bool McpSession::initialized() const {
 std::optional<json> McpSession::handleText(const std::string& text) {
   bool too_deep = false;
   json msg = parseJsonBounded(text, &too_deep);
-  if (too_deep) return makeError(nullptr, kInvalidRequest, "Invalid Request: nested more than 128 levels deep");
+  if (too_deep) return makeError(nullptr, kInvalidRequest, "Invalid Request: " + tooDeepMessage());
   if (msg.is_discarded()) return makeError(nullptr, kParseError, "Parse error: the line is not valid JSON");
   return handle(msg);
 }
