@@ -22,11 +22,6 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool endsWith(const std::string& s, const char* tail) {
-  std::string t(tail);
-  return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
 // Words that say nothing about which intent is meant, on both sides of the match. "in", "out"
 // and "up" stay: they tell "log in" from "log out" and "sign up".
 const std::set<std::string> kStop = {

@@ -1,7 +1,9 @@
 // JSON from outside (a client's message, an agent's OIL line or `do` sentence, a fetched pack
-// index) parsed with a bound on its nesting: copying, comparing and dumping a json value recurse
-// once per level, and a message nested 100,000 levels deep overflowed the stack (one line from
-// any client, stdio or HTTP, ended the server). Nothing we read needs more than a few levels.
+// index, a browser's protocol message, the scanner's answer) parsed with a bound on its nesting:
+// copying, comparing and dumping a json value recurse once per level, and a message nested
+// 100,000 levels deep overflowed the stack (one line from any client, stdio or HTTP, ended the
+// server). Nothing we read needs more than a few levels; a browser's message carries values a
+// page shapes (an evaluated result, a WebDriver script's answer), so it gets a wider bound.
 #pragma once
 
 #include <string>
@@ -12,6 +14,9 @@
 namespace lscope {
 
 inline constexpr int kMaxJsonNesting = 128;
+// CDP, WebDriver and the extension's relay: V8 itself refuses to serialize a value deeper than
+// 1,000 levels, and 1,000 levels of copying fit any thread's stack.
+inline constexpr int kMaxBrowserJsonNesting = 1000;
 
 // The deepest nesting of arrays and objects in `text`, brackets inside strings not counted; it
 // stops counting once past `limit`.
@@ -39,15 +44,35 @@ inline int jsonNesting(std::string_view text, int limit = kMaxJsonNesting) {
 }
 
 // What a refusal says: "nested more than 128 levels deep".
-inline std::string tooDeepMessage() { return "nested more than " + std::to_string(kMaxJsonNesting) + " levels deep"; }
+inline std::string tooDeepMessage(int limit = kMaxJsonNesting) {
+  return "nested more than " + std::to_string(limit) + " levels deep";
+}
 
-// json::parse without exceptions: discarded when `text` is not JSON or nests deeper than
-// kMaxJsonNesting (then *too_deep is set, when given).
-inline nlohmann::json parseJsonBounded(std::string_view text, bool* too_deep = nullptr) {
-  const bool deep = jsonNesting(text) > kMaxJsonNesting;
+// json::parse without exceptions: discarded when `text` is not JSON or nests deeper than `limit`
+// (then *too_deep is set, when given).
+inline nlohmann::json parseJsonBounded(std::string_view text, bool* too_deep = nullptr, int limit = kMaxJsonNesting) {
+  const bool deep = jsonNesting(text, limit) > limit;
   if (too_deep) *too_deep = deep;
   if (deep) return nlohmann::json(nlohmann::json::value_t::discarded);
   return nlohmann::json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+}
+
+// The "id" of a protocol message refused for its depth, read from its first member as CDP and
+// the extension's relay write replies ({"id":12,"result":...}), so its caller gets an error
+// instead of waiting out its deadline; -1 when the message does not start so.
+inline int leadingMessageId(std::string_view text) {
+  constexpr std::string_view kStart = "{\"id\":";
+  if (text.substr(0, kStart.size()) != kStart) return -1;
+  long long id = 0;
+  size_t i = kStart.size();
+  for (; i < text.size() && i < kStart.size() + 9 && text[i] >= '0' && text[i] <= '9'; ++i) id = id * 10 + (text[i] - '0');
+  return i > kStart.size() && i < text.size() && (text[i] == ',' || text[i] == '}') ? static_cast<int>(id) : -1;
+}
+
+// The error reply a refused message's caller gets, shaped as the protocol's own errors.
+inline nlohmann::json tooDeepReply(int id, const std::string& who) {
+  return {{"id", id},
+          {"error", {{"code", -32000}, {"message", who + "'s answer is " + tooDeepMessage(kMaxBrowserJsonNesting)}}}};
 }
 
 }  // namespace lscope

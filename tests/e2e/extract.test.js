@@ -128,6 +128,19 @@ describe('extract', () => {
     assert.deepEqual(form.buttons, ['Sign in']);
   });
 
+  it('a page whose JSON answers 150 to 100,000 levels deep: its page or a clear error, and the server goes on', async () => {
+    for (const depth of [150, 900, 5000, 100000]) {
+      const go = await call('goto', { url: `${site.base}/hostile-deep.html?depth=${depth}` });
+      if (go.isError) {
+        // WebDriver runs scripts in the page's world, where JSON.stringify is the page's.
+        assert.match(text(go), /replaced JavaScript built-ins|replaced JSON.stringify|nested more than 1000 levels deep/, `depth ${depth}: ${text(go)}`);
+      } else {
+        assert.match(text(go), /button "Go on"/);
+      }
+    }
+    assert.match(text(await ok('goto', { url: `${site.base}/login.html` })), /Sign in · Fixture/);
+  });
+
   it('passwords and other sensitive values never appear; errors are one line with a hint', async () => {
     await ok('goto', { url: `${site.base}/login.html` });
     await ok('type', { target: 'password', text: 'hunter2-secret' });

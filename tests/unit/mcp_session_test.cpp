@@ -207,6 +207,26 @@ TEST_CASE("a message nested too deep is refused, and the session goes on") {
   CHECK(too_deep);
 }
 
+TEST_CASE("a browser's message nested too deep fails its own command, not the server") {
+  // CDP, WebDriver and the relay carry values a page shapes: bounded at 1,000 levels.
+  const auto nested = [](int n) { return std::string(n, '[') + std::string(n, ']'); };
+  CHECK(lscope::parseJsonBounded(nested(1000), nullptr, lscope::kMaxBrowserJsonNesting).is_array());
+  bool too_deep = false;
+  std::string reply = R"({"id":42,"result":{"result":{"type":"object","value":)" + nested(5000) + "}}}";
+  CHECK(lscope::parseJsonBounded(reply, &too_deep, lscope::kMaxBrowserJsonNesting).is_discarded());
+  CHECK(too_deep);
+  // The refused reply's id is read from its start, so the command waiting for it fails at once.
+  CHECK(lscope::leadingMessageId(reply) == 42);
+  CHECK(lscope::leadingMessageId(R"({"id":7})") == 7);
+  CHECK(lscope::leadingMessageId(R"({"method":"Runtime.consoleAPICalled","params":[[[]]]})") == -1);
+  CHECK(lscope::leadingMessageId(R"({"id":"7","result":{}})") == -1);
+  CHECK(lscope::leadingMessageId(R"({"id":12345678901234,"result":{}})") == -1);
+  CHECK(lscope::leadingMessageId(R"({"id":)") == -1);
+  auto error = lscope::tooDeepReply(42, "the browser");
+  CHECK(error["id"] == 42);
+  CHECK(error["error"]["message"] == "the browser's answer is nested more than 1000 levels deep");
+}
+
 TEST_CASE("cancellation: a cancelled call gets no response and the session stays usable") {
   ServerConfig config;
   lscope::testing::StubFactory factory(loginScan());

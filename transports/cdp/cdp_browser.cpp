@@ -10,6 +10,7 @@
 #include "transports/cdp/cdp_backend.h"
 #include "transports/cdp/cdp_connection.h"
 #include "transports/cdp/cdp_page.h"
+#include "engine/json_bounded.h"
 #include "net/http.h"
 #include "transports/common/child_process.h"
 
@@ -153,7 +154,7 @@ class CdpBrowser final : public BackendFactory {
     while (!base.empty() && base.back() == '/') base.pop_back();
     auto res = net::send({"GET", base + "/json/version", "", "", {}}, deadline.capped(Millis(10000)));
     if (!res) return res.status().wrap("--cdp-url " + http_url);
-    json info = json::parse(res->body, nullptr, false);
+    json info = parseJsonBounded(res->body, nullptr, kMaxBrowserJsonNesting);
     if (res->status != 200 || info.is_discarded() || !info.contains("webSocketDebuggerUrl")) {
       return Status(codes::kConnectionError,
                     http_url + "/json/version did not name a DevTools WebSocket (HTTP " +

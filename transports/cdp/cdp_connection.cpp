@@ -12,6 +12,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/json_bounded.h"
+
 #include <websocketpp/client.hpp>
 #include <websocketpp/config/asio_no_tls_client.hpp>
 
@@ -197,7 +199,14 @@ class WsCdpConnection final : public CdpConnection {
   }
 
   void handleMessage(const std::string& payload) {
-    json msg = json::parse(payload, nullptr, /*allow_exceptions=*/false);
+    bool too_deep = false;
+    json msg = parseJsonBounded(payload, &too_deep, kMaxBrowserJsonNesting);
+    if (too_deep) {
+      // A value a page shaped (an evaluated result) nesting past what we copy safely.
+      spdlog::warn("cdp: message of {} bytes {}, dropped", payload.size(), tooDeepMessage(kMaxBrowserJsonNesting));
+      if (int id = leadingMessageId(payload); id >= 0) complete(id, tooDeepReply(id, "the browser"));
+      return;
+    }
     if (msg.is_discarded() || !msg.is_object()) {
       spdlog::warn("cdp: unparsable message ({} bytes)", payload.size());
       return;

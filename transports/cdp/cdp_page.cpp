@@ -7,6 +7,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/json_bounded.h"
 #include "engine/scanner_protocol.h"
 #include "scanner/scanner_source.h"
 #include "transports/cdp/cdp_keys.h"
@@ -49,7 +50,9 @@ std::string installExpression(const std::string& channel) {
 Result<json> scannerResponse(const json& reply) {
   const json& value = reply["result"]["value"];
   if (!value.is_string()) return Status(codes::kScriptError, "scanner returned no response");
-  json parsed = json::parse(value.get_ref<const std::string&>(), nullptr, false);
+  bool too_deep = false;
+  json parsed = parseJsonBounded(value.get_ref<const std::string&>(), &too_deep, kMaxBrowserJsonNesting);
+  if (too_deep) return Status(codes::kScriptError, "the scanner's answer is " + tooDeepMessage(kMaxBrowserJsonNesting));
   if (parsed.is_discarded()) return Status(codes::kScriptError, "scanner returned invalid JSON");
   return parsed;
 }

@@ -16,6 +16,7 @@
 #include <websocketpp/server.hpp>
 
 #include "engine/files.h"
+#include "engine/json_bounded.h"
 #include "engine/packs.h"
 
 namespace lscope::ext {
@@ -322,7 +323,13 @@ class WsRelay final : public ExtensionRelay {
       std::lock_guard<std::mutex> lock(mu_);
       if (hdl_.owner_before(h) || h.owner_before(hdl_)) return;  // a replaced connection
     }
-    json msg = json::parse(payload, nullptr, /*allow_exceptions=*/false);
+    bool too_deep = false;
+    json msg = parseJsonBounded(payload, &too_deep, kMaxBrowserJsonNesting);
+    if (too_deep) {
+      spdlog::warn("extension relay: message of {} bytes {}, dropped", payload.size(), tooDeepMessage(kMaxBrowserJsonNesting));
+      if (int id = leadingMessageId(payload); id >= 0) complete(id, tooDeepReply(id, "the extension"));
+      return;
+    }
     if (msg.is_discarded() || !msg.is_object()) {
       spdlog::warn("extension relay: unparsable message ({} bytes)", payload.size());
       return;

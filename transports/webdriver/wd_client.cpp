@@ -1,6 +1,7 @@
 // WdClient and the WebDriver error table.
 #include "transports/webdriver/wd_client.h"
 
+#include "engine/json_bounded.h"
 #include "net/http.h"
 
 namespace lscope::wd {
@@ -58,7 +59,11 @@ Result<json> WdClient::call(const std::string& method, const std::string& path, 
   if (method != "GET") req.body = body.is_null() ? "{}" : body.dump(-1, ' ', false, json::error_handler_t::replace);
   auto res = net::send(req, deadline);
   if (!res) return res.status();
-  json parsed = json::parse(res->body, nullptr, false);
+  bool too_deep = false;
+  json parsed = parseJsonBounded(res->body, &too_deep, kMaxBrowserJsonNesting);
+  if (too_deep) {
+    return Status(codes::kScriptError, method + " " + path + ": the remote end's answer is " + tooDeepMessage(kMaxBrowserJsonNesting));
+  }
   if (res->status >= 400 || parsed.is_discarded()) {
     return translateWdError(res->status, parsed.is_discarded() ? json::object() : parsed, method + " " + path);
   }

@@ -11,6 +11,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/json_bounded.h"
 #include "engine/scanner_protocol.h"
 #include "scanner/scanner_source.h"
 
@@ -328,7 +329,23 @@ bool WdPage::acceptPrompt(Deadline deadline) {
 }
 
 Result<json> WdPage::execute(const std::string& script, const json& args, Deadline deadline, bool repeatable) {
-  return command("POST", "/execute/async", {{"script", script}, {"args", args}}, deadline, repeatable);
+  auto r = command("POST", "/execute/async", {{"script", script}, {"args", args}}, deadline, repeatable);
+  if (r) return r;
+  const std::string& m = r.status().message();
+  // chromedriver wraps each script in code of its own that uses the page's JSON: a page that
+  // replaced JSON breaks the wrapper, and no answer comes back (whatever the script was).
+  if (m.find("call function result") != std::string::npos || m.find("cannot deserialize the result value") != std::string::npos) {
+    return hostileRealm();
+  }
+  // WPEWebDriver reads an answer serialized with the page's JSON, and says only "unknown error"
+  // when that answer is not what it can read (a value nested thousands of levels deep).
+  static const std::string kBare = ": unknown error";
+  if (m.size() > kBare.size() && m.compare(m.size() - kBare.size(), kBare.size(), kBare) == 0) {
+    return Status(codes::kScriptError, m + ", with no reason given",
+                  "if this page replaced JSON.stringify, WebDriver scripts (run in the page's own realm) cannot answer; "
+                  "the CDP backend (lscope-h) runs the scanner in an isolated world that pages cannot reach");
+  }
+  return r;
 }
 
 Status WdPage::leaveFrame(Deadline deadline) {
@@ -360,7 +377,8 @@ Status WdPage::probe(Deadline deadline) {
                    "done([String(location.href), String(performance.timeOrigin)]);",
                    json::array(), deadline.capped(Millis(5000)));
   if (!r) return r.status();
-  if (!r->is_array() || r->size() != 2) return Status(codes::kBrowserError, "unexpected probe result");
+  // WPEWebDriver serializes an answer with the page's JSON: a page that replaced it answers for us.
+  if (!r->is_array() || r->size() != 2 || !(*r)[0].is_string() || !(*r)[1].is_string()) return hostileRealm();
   std::string url = (*r)[0].get<std::string>(), token = (*r)[1].get<std::string>();
   std::lock_guard<std::mutex> lock(mu_);
   if (!doc_token_.empty() && (url != doc_url_ || token != doc_token_)) ++navigations_;
@@ -545,7 +563,6 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
       }
       return Status(codes::kNavigationError, "the page navigated while the command ran", "observe the new page");
     }
-    if (!r && r.status().message().find("call function result") != std::string::npos) return hostileRealm();
     if (!r) return r.status();
     if (r->is_null() && acceptPrompt(deadline)) {
       // A dialog opened while the script ran: the remote end answered null and left it open.
@@ -562,7 +579,8 @@ Result<json> WdPage::scannerHere(const json& cmd, Deadline deadline, bool repeat
       }
       continue;
     }
-    json parsed = r->is_string() ? json::parse(r->get<std::string>(), nullptr, false) : json();
+    // A page may have replaced JSON.stringify (scripts run in its realm): bound what we read.
+    json parsed = r->is_string() ? parseJsonBounded(r->get<std::string>(), nullptr, kMaxBrowserJsonNesting) : json();
     if (!parsed.is_object() || !parsed.contains("ok")) return hostileRealm();
     return parsed;
   }
