@@ -14,8 +14,9 @@
 namespace lscope {
 
 inline constexpr int kMaxJsonNesting = 128;
-// CDP, WebDriver and the extension's relay: V8 itself refuses to serialize a value deeper than
-// 1,000 levels, and 1,000 levels of copying fit any thread's stack.
+// CDP, WebDriver and the extension's relay: Chromium refuses to send a value deeper than 1,000
+// levels ("Object reference chain is too long"; its CBOR-to-JSON step stops before that), and
+// 1,000 levels of copying fit any thread's stack. Other remote ends are not trusted to do so.
 inline constexpr int kMaxBrowserJsonNesting = 1000;
 
 // The deepest nesting of arrays and objects in `text`, brackets inside strings not counted; it
