@@ -19,11 +19,13 @@ namespace {
 class CheckingOutbox final : public lscope::mcp::Outbox {
  public:
   void send(const nlohmann::json& message, const nlohmann::json&) override {
-    // What the stdio transport writes: one line, valid JSON-RPC 2.0.
+    // What the stdio transport writes: one line, a JSON-RPC 2.0 object. (Reading the line back
+    // took 60 % of each run, and checked only the serializer: with error_handler_t::replace it
+    // writes valid JSON, invalid UTF-8 replaced.)
+    if (!message.is_object() || message.value("jsonrpc", "") != "2.0") std::abort();
+    if (!message.contains("method") && !message.contains("id")) std::abort();
     std::string line = message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     if (line.find('\n') != std::string::npos) std::abort();
-    auto back = nlohmann::json::parse(line, nullptr, false);
-    if (back.is_discarded() || !back.is_object() || back.value("jsonrpc", "") != "2.0") std::abort();
   }
 };
 
