@@ -3,10 +3,13 @@
 // extract is checked against the page's own report, not against a copy of the answer.
 import { describe, it as nodeTest, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connect, text, conform } from './lib/lscope.js';
 import { startFixtureServer } from './lib/fixture_server.js';
 
 const it = conform(nodeTest);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 let site;
 let client;
@@ -29,7 +32,7 @@ const lastReport = (event) => {
 };
 
 before(async () => {
-  site = await startFixtureServer();
+  site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.join(here, 'pages') } });
   ({ client } = await connect(['--tools', 'all']));
 });
 after(async () => {
@@ -130,7 +133,7 @@ describe('extract', () => {
 
   it('a page whose JSON answers 150 to 100,000 levels deep: its page or a clear error, and the server goes on', async () => {
     for (const depth of [150, 900, 5000, 100000]) {
-      const go = await call('goto', { url: `${site.base}/hostile-deep.html?depth=${depth}` });
+      const go = await call('goto', { url: `${site.base}/e2e-pages/hostile-deep.html?depth=${depth}` });
       if (go.isError) {
         // WebDriver runs scripts in the page's world, where JSON.stringify is the page's.
         assert.match(text(go), /replaced JavaScript built-ins|replaced JSON.stringify|nested more than 1000 levels deep/, `depth ${depth}: ${text(go)}`);
