@@ -157,10 +157,14 @@ std::string handleScript() {
 
 // The scanner's answer came back mangled: WebDriver runs scripts in the page's own realm, and
 // this page replaced built-ins they rely on (JSON, DOM queries).
-Status hostileRealm() {
-  return Status(codes::kScriptError,
-                "this page replaced JavaScript built-ins (JSON, DOM queries) that scripts run over WebDriver rely on",
-                "the CDP backend (lscope-h) runs the scanner in an isolated world that pages cannot reach");
+const char kHostileRealm[] = "this page replaced JavaScript built-ins (JSON, DOM queries) that scripts run over WebDriver rely on";
+const char kIsolatedWorldHint[] = "the CDP backend (lscope-h) runs the scanner in an isolated world that pages cannot reach";
+
+Status hostileRealm() { return Status(codes::kScriptError, kHostileRealm, kIsolatedWorldHint); }
+
+// No script of ours gets an answer from this page, however long we wait.
+bool isHostileRealm(const Status& s) {
+  return s.message() == kHostileRealm || s.hint().find(kIsolatedWorldHint) != std::string::npos;
 }
 
 }  // namespace
@@ -342,8 +346,8 @@ Result<json> WdPage::execute(const std::string& script, const json& args, Deadli
   static const std::string kBare = ": unknown error";
   if (m.size() > kBare.size() && m.compare(m.size() - kBare.size(), kBare.size(), kBare) == 0) {
     return Status(codes::kScriptError, m + ", with no reason given",
-                  "if this page replaced JSON.stringify, WebDriver scripts (run in the page's own realm) cannot answer; "
-                  "the CDP backend (lscope-h) runs the scanner in an isolated world that pages cannot reach");
+                  std::string("if this page replaced JSON.stringify, WebDriver scripts (run in the page's own realm) cannot answer; ") +
+                      kIsolatedWorldHint);
   }
   return r;
 }
@@ -480,7 +484,9 @@ Status WdPage::waitForLoad(Deadline deadline) {
                      "setTimeout(() => done(false), arguments[0]);",
                      json::array({slice}), deadline);
     if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
-    if (!r && !isContextLost(r.status()) && r.status().code() != codes::kScriptError) return r.status();
+    if (!r && (isHostileRealm(r.status()) || (!isContextLost(r.status()) && r.status().code() != codes::kScriptError))) {
+      return r.status();
+    }
     if (deadline.expired()) {
       return Status(codes::kTimeout, "page load did not finish in time", "the page may still be usable: observe");
     }
@@ -536,7 +542,9 @@ Status WdPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
         "tick();",
         json::array({quiet.count(), slice}), deadline);
     if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
-    if (!r && !isContextLost(r.status()) && r.status().code() != codes::kScriptError) return r.status();
+    if (!r && (isHostileRealm(r.status()) || (!isContextLost(r.status()) && r.status().code() != codes::kScriptError))) {
+      return r.status();
+    }
     if (deadline.expired()) {
       return Status(codes::kTimeout, "the page kept loading resources",
                     "the page keeps the network busy (polling, streaming); wait for an element instead");
