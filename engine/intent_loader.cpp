@@ -1514,11 +1514,11 @@ bool convertYaml(const std::string& text, const std::string& file, const char* c
 
 }  // namespace
 
-Result<json> parseYamlDocument(const std::string& text, const std::string& file) {
+Result<json> parseYamlDocument(const std::string& text, const std::string& file, const char* code) {
   Marks marks;
   json doc;
   Status error;
-  if (!convertYaml(text, file, codes::kPackLoadFailed, marks, doc, error)) return error;
+  if (!convertYaml(text, file, code, marks, doc, error)) return error;
   return doc;
 }
 

@@ -37,8 +37,10 @@ Result<PackSpec> parsePack(const std::string& text, const std::string& file);
 Result<nlohmann::json> parsePatterns(const std::string& text, const std::string& file);
 
 
-// A YAML (or JSON) document as JSON; errors are PACK_LOAD_FAILED with "file:line:column: why".
-Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::string& file);
+// A YAML (or JSON) document as JSON; errors are `code` (PACK_LOAD_FAILED unless told) with
+// "file:line:column: why".
+Result<nlohmann::json> parseYamlDocument(const std::string& text, const std::string& file,
+                                         const char* code = codes::kPackLoadFailed);
 
 // Errors are DEFINITION_INVALID with "file:line:column: /json/pointer: what is wrong".
 Result<IntentDef> parseIntent(const std::string& text, const std::string& file, const LoadOptions& options);

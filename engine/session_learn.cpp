@@ -6,7 +6,6 @@
 #include <sstream>
 
 #include <spdlog/spdlog.h>
-#include <yaml-cpp/yaml.h>
 
 #include "engine/define_shorthand.h"
 #include "engine/intent_loader.h"
@@ -379,53 +378,12 @@ std::optional<Command> Session::refineLine(const std::string& line) const {
 
 namespace {
 
-// One step as written in refine: a flow map ({action: type, target: {pattern: x}, text: $t})
-// or an OIL step line of the define shorthand (type "Review" $text).
-// A YAML flow map as JSON: plain scalars that read as numbers or booleans are those.
-// An alias inside its own anchor is a cycle and aliases of aliases multiply: bounded (depth,
-// values), as the intent loader's conversion is; past them the answer is an error, not a crash.
-struct YamlBudget {
-  long values = 0;
-  bool exceeded = false;
-};
-
-json yamlJson(const YAML::Node& n, YamlBudget& budget, int depth = 0) {
-  if (budget.exceeded || depth > 32 || ++budget.values > 10000) {
-    budget.exceeded = true;
-    return nullptr;
-  }
-  if (n.IsMap()) {
-    json o = json::object();
-    for (auto it = n.begin(); it != n.end(); ++it) o[it->first.Scalar()] = yamlJson(it->second, budget, depth + 1);
-    return o;
-  }
-  if (n.IsSequence()) {
-    json a = json::array();
-    for (const auto& x : n) a.push_back(yamlJson(x, budget, depth + 1));
-    return a;
-  }
-  if (!n.IsScalar()) return nullptr;
-  const std::string& v = n.Scalar();
-  if (n.Tag() != "!") {  // not quoted
-    if (v == "true" || v == "false") return v == "true";
-    char* end = nullptr;
-    double d = std::strtod(v.c_str(), &end);
-    if (!v.empty() && end && *end == '\0' && v.size() < 20) return d == static_cast<long long>(d) ? json(static_cast<long long>(d)) : json(d);
-  }
-  return v;
-}
-
+// A YAML flow map as JSON, read as the intent loader reads a file (engine/intent_loader.h: YAML
+// 1.2 core scalars, bounded nesting and aliases, errors with line and column).
 Result<json> flowMap(const std::string& text) {
-  try {
-    YamlBudget budget;
-    json j = yamlJson(YAML::Load(text), budget);
-    if (budget.exceeded) {
-      return Status(codes::kDefinitionInvalid, "not a usable map: nested too deep or too large (an alias inside its own anchor?)");
-    }
-    if (j.is_object()) return j;
-  } catch (const YAML::Exception& e) {
-    return Status(codes::kDefinitionInvalid, "not a valid map: " + e.msg);
-  }
+  auto j = parseYamlDocument(text, "step", codes::kDefinitionInvalid);
+  if (!j) return j.status();
+  if (j->is_object()) return j;
   return Status(codes::kDefinitionInvalid, "not a map: " + text);
 }
 
