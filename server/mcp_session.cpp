@@ -279,8 +279,10 @@ void McpSession::workerLoop() {
       spdlog::error("tool {} threw: {}", job.tool, e.what());
       reply = makeError(job.id, kInternalError, std::string("Internal error: ") + e.what());
     }
-    if (!job.cancel->cancelled()) outbox_->send(reply, job.id);  // a cancelled request gets no response
+    // The list's change goes out before the reply: a client that asks tools/list as soon as it
+    // has the reply (its own define) has heard of the change by then, on stdio at least.
     announceToolChanges();
+    if (!job.cancel->cancelled()) outbox_->send(reply, job.id);  // a cancelled request gets no response
     outbox_->finished(job.id);
     {
       std::lock_guard<std::mutex> lock(mu_);
