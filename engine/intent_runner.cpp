@@ -63,6 +63,7 @@ std::string conditionText(const ConditionDef& c) {
       return s + ")";
     }
     case ConditionDef::Kind::kNot: return "not " + conditionText(c.children[0]);
+    case ConditionDef::Kind::kCustom: return "custom " + str(c.value);
   }
   return "";
 }

@@ -246,8 +246,12 @@ describe('pack trust (§13.3)', () => {
     }
     assert.match(await ok('url'), /127\.0\.0\.1/, 'leave_site did not navigate');
     assert.equal(fs.readdirSync(process.cwd()).filter((f) => f.startsWith('lscope-shot-')).length, 0, 'no file written');
-    // What a community pack may do: pattern_check conditions.
+    // What a community pack may do: pattern_check conditions. Where no login form is, the
+    // success condition fails and names itself.
     await ok('pattern_condition');
+    await ok('goto', { url: `http://127.0.0.1:${fixturePort()}/search.html` });
+    const unmet = await fails('pattern_condition');
+    assert.match(unmet.body, /success conditions not met: .*custom login_here/);
   });
 
   it('installed as trusted, the same pack may run its scripts', async () => {
