@@ -32,7 +32,7 @@ for t in "${targets[@]}"; do
   # -timeout: one input taking longer than 10 s is a hang; -rss_limit_mb: growth is a leak too.
   dict=(); [[ -f "fuzz/$t.dict" ]] && dict=(-dict="fuzz/$t.dict")
   # jsonrpc: inputs of 1 kB (three or more requests; the session lives across inputs, so longer
-  # exchanges are still explored) run three times as fast as the default 4 kB (bench/fuzz.md).
+  # exchanges are still explored) run 1.5 to 3 times as fast as the default 4 kB (bench/fuzz.md).
   len=(); [[ "$t" == jsonrpc ]] && len=(-max_len=1024)
   if ! "build-asan/fuzz/fuzz_$t" "${limit[@]}" "${dict[@]}" "${len[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="build-asan/fuzz-artifacts/$t-" "$work" >"$log" 2>&1; then
