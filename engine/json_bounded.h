@@ -76,4 +76,15 @@ inline nlohmann::json tooDeepReply(int id, const std::string& who) {
           {"error", {{"code", -32000}, {"message", who + "'s answer is " + tooDeepMessage(kMaxBrowserJsonNesting)}}}};
 }
 
+// A browser-side protocol message (CDP, the extension's relay) as JSON. One nested deeper than
+// kMaxBrowserJsonNesting becomes the error reply to its command when its id leads it (`who`
+// names the sender in that error), else it is discarded as unparsable.
+inline nlohmann::json parseProtocolMessage(std::string_view payload, const std::string& who) {
+  bool too_deep = false;
+  nlohmann::json msg = parseJsonBounded(payload, &too_deep, kMaxBrowserJsonNesting);
+  if (!too_deep) return msg;
+  const int id = leadingMessageId(payload);
+  return id >= 0 ? tooDeepReply(id, who) : nlohmann::json(nlohmann::json::value_t::discarded);
+}
+
 }  // namespace lscope

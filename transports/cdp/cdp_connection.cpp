@@ -199,14 +199,8 @@ class WsCdpConnection final : public CdpConnection {
   }
 
   void handleMessage(const std::string& payload) {
-    bool too_deep = false;
-    json msg = parseJsonBounded(payload, &too_deep, kMaxBrowserJsonNesting);
-    if (too_deep) {
-      // A value a page shaped (an evaluated result) nesting past what we copy safely.
-      spdlog::warn("cdp: message of {} bytes {}, dropped", payload.size(), tooDeepMessage(kMaxBrowserJsonNesting));
-      if (int id = leadingMessageId(payload); id >= 0) complete(id, tooDeepReply(id, "the browser"));
-      return;
-    }
+    // A value a page shaped (an evaluated result) may nest past what we copy safely.
+    json msg = parseProtocolMessage(payload, "the browser");
     if (msg.is_discarded() || !msg.is_object()) {
       spdlog::warn("cdp: unparsable message ({} bytes)", payload.size());
       return;

@@ -323,13 +323,7 @@ class WsRelay final : public ExtensionRelay {
       std::lock_guard<std::mutex> lock(mu_);
       if (hdl_.owner_before(h) || h.owner_before(hdl_)) return;  // a replaced connection
     }
-    bool too_deep = false;
-    json msg = parseJsonBounded(payload, &too_deep, kMaxBrowserJsonNesting);
-    if (too_deep) {
-      spdlog::warn("extension relay: message of {} bytes {}, dropped", payload.size(), tooDeepMessage(kMaxBrowserJsonNesting));
-      if (int id = leadingMessageId(payload); id >= 0) complete(id, tooDeepReply(id, "the extension"));
-      return;
-    }
+    json msg = parseProtocolMessage(payload, "the extension");
     if (msg.is_discarded() || !msg.is_object()) {
       spdlog::warn("extension relay: unparsable message ({} bytes)", payload.size());
       return;

@@ -162,9 +162,12 @@ const char kIsolatedWorldHint[] = "the CDP backend (lscope-h) runs the scanner i
 
 Status hostileRealm() { return Status(codes::kScriptError, kHostileRealm, kIsolatedWorldHint); }
 
-// No script of ours gets an answer from this page, however long we wait.
-bool isHostileRealm(const Status& s) {
-  return s.message() == kHostileRealm || s.hint().find(kIsolatedWorldHint) != std::string::npos;
+// A wait's script failed for good: no script of ours gets an answer from a page that replaced
+// JSON (both of its errors carry the isolated-world hint), and only a document going away or a
+// script error (a page mid-load) is worth asking again.
+bool endsWait(const Status& s) {
+  if (s.hint().find(kIsolatedWorldHint) != std::string::npos) return true;
+  return !isContextLost(s) && s.code() != codes::kScriptError;
 }
 
 }  // namespace
@@ -484,9 +487,7 @@ Status WdPage::waitForLoad(Deadline deadline) {
                      "setTimeout(() => done(false), arguments[0]);",
                      json::array({slice}), deadline);
     if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
-    if (!r && (isHostileRealm(r.status()) || (!isContextLost(r.status()) && r.status().code() != codes::kScriptError))) {
-      return r.status();
-    }
+    if (!r && endsWait(r.status())) return r.status();
     if (deadline.expired()) {
       return Status(codes::kTimeout, "page load did not finish in time", "the page may still be usable: observe");
     }
@@ -542,9 +543,7 @@ Status WdPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
         "tick();",
         json::array({quiet.count(), slice}), deadline);
     if (r && r->is_boolean() && r->get<bool>()) return Status::ok();
-    if (!r && (isHostileRealm(r.status()) || (!isContextLost(r.status()) && r.status().code() != codes::kScriptError))) {
-      return r.status();
-    }
+    if (!r && endsWait(r.status())) return r.status();
     if (deadline.expired()) {
       return Status(codes::kTimeout, "the page kept loading resources",
                     "the page keeps the network busy (polling, streaming); wait for an element instead");
