@@ -47,8 +47,12 @@
   const qsaOf = W.Element.prototype.querySelectorAll;
   const firstElementOf = getOwn(W.Element.prototype, 'firstElementChild').get;
   const nextElementOf = getOwn(W.Element.prototype, 'nextElementSibling').get;
-  // Installed after the document's first scripts ran (WebDriver injects it with the scanner).
-  const late = doc.readyState !== 'loading' || !!doc.body;
+  // Installed after the document's first scripts may have run: WebDriver injects it with the
+  // scanner, and the extension's script mode as the document commits, which races the parser
+  // (a script in the head may have run before the body exists). At a true document start (CDP's
+  // new-document script) the parser has made no script element yet.
+  const scriptsOf = getOwn(W.Document.prototype, 'scripts').get;
+  const late = doc.readyState !== 'loading' || !!doc.body || apply(scriptsOf, doc, []).length > 0;
   const objectKeys = Object.keys;
   const strStarts = String.prototype.startsWith;
   const strSlice = String.prototype.slice;

@@ -151,12 +151,13 @@ test('watched with unheard_ok: no still window only when no listener of the page
   };
   let t = await open('heard.html');
   const plain = await typeWatched(t, 'Plain');
-  if (LATE_REGISTRY) {
-    // A registry that came after the page's first scripts cannot know: it always says heard.
-    assert.ok(!plain.unheard && plain.still, JSON.stringify(plain));
-  } else {
-    assert.deepStrictEqual([plain.changes, plain.unheard, plain.still], [0, true, undefined], JSON.stringify(plain));
-  }
+  // A registry that came after the page's first scripts cannot know: it says heard, and the still
+  // window runs. One in time knows nothing listens: unheard, and no still window.
+  const safeSide = !plain.unheard && !!plain.still;
+  const precise = plain.changes === 0 && plain.unheard === true && plain.still === undefined;
+  if (LATE_REGISTRY === true) assert.ok(safeSide, JSON.stringify(plain));
+  else if (LATE_REGISTRY === 'sometimes') assert.ok(safeSide || precise, JSON.stringify(plain));
+  else assert.ok(precise, JSON.stringify(plain));
   assert.strictEqual(await t.evalTest('() => document.getElementById("plain").value'), 'abc');
   // A mousedown listener that draws a hint in the next frame: heard, so the still window runs and
   // sees the hint (a listener for the focus is heard the same way; the extension's script mode
