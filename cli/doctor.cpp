@@ -49,9 +49,9 @@ std::string startsHeadless(const std::string& browser) {
   if (profile.empty()) return "no temporary directory for its profile";
   SpawnOptions o;
   o.program = browser;
-  o.args = {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync", "--user-data-dir=" + profile, "--dump-dom",
-            "data:text/html,<p>lscope doctor</p>"};
+  o.args = chromiumSwitches();
+  for (const char* a : {"--headless", "--dump-dom", "data:text/html,<p>lscope doctor</p>"}) o.args.push_back(a);
+  o.args.insert(o.args.end() - 2, "--user-data-dir=" + profile);
   o.log_name = "doctor";
   std::string why;
   auto child = ChildProcess::spawn(o);

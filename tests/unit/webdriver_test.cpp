@@ -100,7 +100,8 @@ TEST_CASE("capabilities: headless Chromium for chromedriver, cog for WPE, user c
   CHECK(a["goog:chromeOptions"]["binary"] == "/usr/bin/chromium");
   const json& args = a["goog:chromeOptions"]["args"];
   for (const char* flag : {"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                           "--disable-background-networking", "--disable-component-update", "--disable-sync"}) {
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           "--disable-renderer-backgrounding", "--disable-background-timer-throttling"}) {
     INFO(flag);
     CHECK(std::find(args.begin(), args.end(), flag) != args.end());
   }

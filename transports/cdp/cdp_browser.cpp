@@ -109,21 +109,10 @@ class CdpBrowser final : public BackendFactory {
     SpawnOptions spawn;
     spawn.program = *path;
     spawn.log_name = "chromium";
-    spawn.args = {"--remote-debugging-port=0",
-                  "--user-data-dir=" + profile_dir_,
-                  "--no-sandbox",  // as Playwright does by default: containers lack user namespaces
-                  "--disable-gpu",
-                  "--no-first-run",
-                  "--no-default-browser-check",
-                  "--disable-background-networking",
-                  "--disable-component-update",
-                  "--disable-sync",
-                  "--disable-dev-shm-usage",
-                  "--disable-features=Translate,MediaRouter,OptimizationHints",
-                  "--mute-audio",
-                  "--hide-scrollbars",
-                  "--window-size=" + std::to_string(options_.viewport_width) + "," +
-                      std::to_string(options_.viewport_height)};
+    spawn.args = {"--remote-debugging-port=0", "--user-data-dir=" + profile_dir_};
+    spawn.args.insert(spawn.args.end(), chromiumSwitches().begin(), chromiumSwitches().end());
+    spawn.args.push_back("--window-size=" + std::to_string(options_.viewport_width) + "," +
+                         std::to_string(options_.viewport_height));
     if (!options_.headed) spawn.args.push_back("--headless");
     spawn.args.insert(spawn.args.end(), options_.extra_args.begin(), options_.extra_args.end());
     spawn.args.push_back("about:blank");

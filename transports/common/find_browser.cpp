@@ -35,4 +35,25 @@ Result<std::string> findBrowser(const std::string& requested) {
                 "install it (Debian/Ubuntu: sudo apt install chromium) or pass --browser PATH");
 }
 
+const std::vector<std::string>& chromiumSwitches() {
+  static const std::vector<std::string> kSwitches = {
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--no-default-browser-check",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+      "--disable-features=Translate,MediaRouter,OptimizationHints",
+      "--disable-background-timer-throttling",
+      "--disable-backgrounding-occluded-windows",
+      "--disable-renderer-backgrounding",
+      "--disable-hang-monitor",
+      "--mute-audio",
+      "--hide-scrollbars",
+  };
+  return kSwitches;
+}
+
 }  // namespace lscope

@@ -1,4 +1,5 @@
-// Finding a Chromium binary: shared by the backends that launch one (CDP, chromedriver).
+// Finding a Chromium binary and the switches it starts with: shared by the backends that launch
+// one (CDP, chromedriver, the extension's --extension-launch).
 #pragma once
 
 #include <string>
@@ -14,5 +15,12 @@ const std::vector<std::string>& browserCandidates();
 // Resolves --browser / PATH to an executable, or a BROWSER_NOT_FOUND Status naming what was
 // searched and how to install Chromium.
 Result<std::string> findBrowser(const std::string& requested);
+
+// The switches every Chromium lscope starts gets (headless, the profile and the window size
+// aside): no sandbox (containers lack user namespaces), no GPU, none of the browser's own
+// background traffic or UI, and, as Playwright and Puppeteer do, no throttling of timers or
+// lowered priority for a renderer the browser deems in the background or occluded (a tab behind
+// the one a popup opened, a cross-origin frame's process under load), and no hang monitor.
+const std::vector<std::string>& chromiumSwitches();
 
 }  // namespace lscope

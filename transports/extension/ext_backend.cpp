@@ -159,18 +159,9 @@ class ExtensionFactory final : public BackendFactory {
     SpawnOptions spawn;
     spawn.program = *path;
     spawn.log_name = "chromium";
-    spawn.args = {"--user-data-dir=" + profile_dir_,
-                  "--no-sandbox",
-                  "--disable-gpu",
-                  "--no-first-run",
-                  "--no-default-browser-check",
-                  "--disable-background-networking",
-                  "--disable-component-update",
-                  "--disable-sync",
-                  "--disable-dev-shm-usage",
-                  "--disable-features=Translate,MediaRouter,OptimizationHints",
-                  "--mute-audio",
-                  "--hide-scrollbars",
+    spawn.args = {"--user-data-dir=" + profile_dir_};
+    spawn.args.insert(spawn.args.end(), chromiumSwitches().begin(), chromiumSwitches().end());
+    spawn.args.insert(spawn.args.end(), {
                   // No "started debugging this browser" bar: this browser is lscope's own, and
                   // the bar would shrink the viewport at a moment of its choosing.
                   "--silent-debugger-extension-api",
@@ -179,7 +170,7 @@ class ExtensionFactory final : public BackendFactory {
                   // Room for the browser's own UI (the tab strip shows even headless): the
                   // page then shrinks the window to the viewport asked for.
                   "--window-size=" + std::to_string(options_.viewport_width) + "," +
-                      std::to_string(options_.viewport_height + 300)};
+                      std::to_string(options_.viewport_height + 300)});
     // A headless screen as big as that window (else resizing is refused as off-screen).
     if (!options_.headed) {
       spawn.args.push_back("--screen-info={" + std::to_string(options_.viewport_width + 400) + "x" +

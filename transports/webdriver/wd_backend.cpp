@@ -236,13 +236,9 @@ json sessionCapabilities(Engine engine, const WdOptions& options, const std::str
     if (!options.headed) args.push_back("--platform=headless");
     always["wpe:browserOptions"] = {{"binary", "cog"}, {"args", args}};
   } else {
-    json args = {"--no-sandbox",  // as on CDP: containers lack user namespaces
-                 "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--disable-dev-shm-usage", "--disable-features=Translate,MediaRouter,OptimizationHints",
-                 "--mute-audio", "--hide-scrollbars",
-                 "--window-size=" + std::to_string(options.viewport_width) + "," +
-                     std::to_string(options.viewport_height)};
+    json args = chromiumSwitches();
+    args.push_back("--window-size=" + std::to_string(options.viewport_width) + "," +
+                   std::to_string(options.viewport_height));
     if (!options.headed) args.push_back("--headless");
     if (!profile_dir.empty()) args.push_back("--user-data-dir=" + profile_dir);
     for (const auto& a : options.extra_args) args.push_back(a);
