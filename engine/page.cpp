@@ -249,7 +249,11 @@ Status Page::settle() {
   Status loaded = Status::ok();
   auto waitNetwork = [&] {
     (*b)->waitForLoad(cap);
-    (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap);  // a busy page is not an error here
+    // A busy page is not an error here; said in the log (a request that never ends costs every
+    // action on the page this wait).
+    if (Status idle = (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap); !idle) {
+      spdlog::debug("settle: the network is not quiet: {}", idle.message());
+    }
     loaded = (*b)->waitForLoad(cap);
   };
   const bool network_first = networkWork();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mcpSession, text, conform, descendants, alive, memoryMb } from './lib/lscope.js';
+import { mcpSession, text, conform, descendants, alive, memoryMb, runLscope, backendArgs } from './lib/lscope.js';
 import { startFixtureServer, startCrossOriginServer } from './lib/fixture_server.js';
 
 const it = conform(nodeTest);
@@ -75,6 +75,20 @@ describe('faults mid-intent', () => {
       assert.equal(r.isError, false, text(r));
       assert.match(text(r), /button "Keep reading"/);
     }
+  });
+
+  it('a consent frame the click removes: nothing waits for the frame that went (its pending check, its document request)', async () => {
+    // Sourcepoint's banner is a cross-origin frame (a process and target of its own) that the page
+    // removes when its button is clicked. The click's guard check was still waiting on the frame,
+    // and the frame's document request (reported on the page, ended in the frame's own target)
+    // kept the page "busy": each waited out its cap (1 s, 3 s) on every such page.
+    const r = await runLscope([...backendArgs, '--log-level', 'debug', 'run', '-'], {
+      input: `goto ${site.base}/corpus/consent/sourcepoint.html?xo=${xsite.base}\naccept_cookies --reject\n`,
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr.slice(-3000));
+    assert.match(r.stdout, /verified: the banner is gone \(rejected\)/);
+    const waited = r.stderr.split('\n').filter((l) => /ran out of time|the network is not quiet/.test(l));
+    assert.deepEqual(waited, []);
   });
 
   it('a click that opens fifty windows: reported, listed, and the session goes on', async () => {

@@ -43,6 +43,8 @@ class ScriptedConnection final : public CdpConnection {
   void onClose(std::function<void()>) override {}
   bool connected() const override { return true; }
   void close() override {}
+  // An event from the browser now, on the page's session.
+  void event(const std::string& method, const json& params) { emit(method, params); }
 
  private:
   void emit(const std::string& method, const json& params) {
@@ -82,4 +84,36 @@ TEST_CASE("a page that loads before the navigating thread wakes is not waited fo
   conn->before_reply["Page.navigate"].clear();
   Status pending = (*page)->navigate("http://x.test/next", Deadline::in(Millis(200)));
   CHECK(pending.code() == codes::kTimeout);
+}
+
+TEST_CASE("a cross-origin frame's document request does not keep the page busy once the frame has its own process") {
+  // Chromium reports a cross-origin iframe's document request on the embedding page's session,
+  // then hands the frame to a process (and target) of its own: the request's end is reported
+  // there, never here. Every settle on such a page (consent managers, embeds, ads) waited for
+  // network quiet to its 3 s cap.
+  auto conn = std::make_shared<ScriptedConnection>();
+  conn->replies["Target.createTarget"] = {{"targetId", "T1"}};
+  conn->replies["Target.attachToTarget"] = {{"sessionId", "S1"}};
+  conn->replies["Page.getFrameTree"] = {{"frameTree", {{"frame", {{"id", "T1"}, {"url", "http://x.test/"}}}}}};
+  CdpPageOptions options;
+  options.fit_viewport = false;
+  auto page = CdpPage::open(conn, options, Deadline::in(Millis(2000)));
+  REQUIRE(page.ok());
+  auto busy = [&] { return (*page)->requestsInFlight().value_or(true); };
+  CHECK_FALSE(busy());
+  conn->event("Network.requestWillBeSent", {{"requestId", "R1"}, {"frameId", "F1"}, {"request", {{"url", "http://y.test/cmp"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "R2"}, {"frameId", "T1"}, {"request", {{"url", "http://x.test/api"}}}});
+  CHECK(busy());
+  conn->event("Target.attachedToTarget", {{"sessionId", "S2"}, {"waitingForDebugger", false},
+                                          {"targetInfo", {{"targetId", "F1"}, {"type", "iframe"}, {"url", "http://y.test/cmp"}}}});
+  CHECK(busy());  // the page's own request is still in flight
+  conn->event("Network.loadingFinished", {{"requestId", "R2"}});
+  CHECK_FALSE(busy());
+  CHECK((*page)->waitForNetworkIdle(Millis(0), Deadline::in(Millis(1000))).isOk());
+
+  // A same-process frame removed while its request is in flight: nothing reports its end either.
+  conn->event("Network.requestWillBeSent", {{"requestId", "R3"}, {"frameId", "F2"}, {"request", {{"url", "http://x.test/frame"}}}});
+  CHECK(busy());
+  conn->event("Page.frameDetached", {{"frameId", "F2"}, {"reason", "remove"}});
+  CHECK_FALSE(busy());
 }

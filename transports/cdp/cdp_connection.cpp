@@ -24,6 +24,8 @@ using WsClient = websocketpp::client<websocketpp::config::asio_client>;
 
 // Chromium sends screenshots and big DOM payloads; the default 32 MB cap is too small.
 constexpr size_t kMaxMessageBytes = size_t(512) << 20;
+// What a command waiting on a session that ended (failSession) answers.
+constexpr const char* kSessionEnded = "the target's session ended: the frame went away";
 
 class WsCdpConnection final : public CdpConnection {
  public:
@@ -83,7 +85,7 @@ class WsCdpConnection final : public CdpConnection {
                     Deadline deadline) override {
     auto waiter = std::make_shared<std::promise<json>>();
     auto reply = waiter->get_future();
-    int id = enqueue(method, params, session_id, Pending{waiter, nullptr});
+    int id = enqueue(method, params, session_id, Pending{waiter, nullptr, {}});
     if (id < 0) return Status(codes::kConnectionError, "browser connection is closed");
     if (reply.wait_until(deadline.at()) != std::future_status::ready) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -98,7 +100,7 @@ class WsCdpConnection final : public CdpConnection {
     auto cb = done ? std::move(done) : [](const Result<json>&) {};
     auto method_copy = method;
     if (enqueue(method, params, session_id,
-                Pending{nullptr, [cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }}) < 0) {
+                Pending{nullptr, [cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }, {}}) < 0) {
       cb(Status(codes::kConnectionError, "browser connection is closed"));
     }
   }
@@ -125,6 +127,21 @@ class WsCdpConnection final : public CdpConnection {
     if (already_closed) callback();
   }
 
+  void failSession(const std::string& session_id) override {
+    if (session_id.empty()) return;
+    // On the socket thread, after the event being handled: no caller's lock is held there.
+    asio::post(client_.get_io_service(), [this, session_id] {
+      std::vector<int> ids;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (const auto& [id, p] : pending_) {
+          if (p.session == session_id) ids.push_back(id);
+        }
+      }
+      for (int id : ids) complete(id, json{{"error", {{"code", -32000}, {"message", kSessionEnded}}}});
+    });
+  }
+
   bool connected() const override {
     std::lock_guard<std::mutex> lock(mu_);
     return state_ == State::kOpen;
@@ -148,6 +165,7 @@ class WsCdpConnection final : public CdpConnection {
   struct Pending {
     std::shared_ptr<std::promise<json>> waiter;  // send(): a thread waits on it
     std::function<void(const json&)> callback;   // post(): called on the socket thread
+    std::string session;                         // the target session it was sent to
   };
 
   static Result<json> toResult(const std::string& method, json reply) {
@@ -170,6 +188,7 @@ class WsCdpConnection final : public CdpConnection {
       std::lock_guard<std::mutex> lock(mu_);
       if (state_ != State::kOpen || closing_) return -1;
       id = ++next_id_;
+      pending.session = session_id;
       pending_.emplace(id, std::move(pending));
     }
     msg["id"] = id;
@@ -308,6 +327,7 @@ Status translateCdpError(const std::string& method, const json& error) {
       {"Session with given id not found", codes::kConnectionError, "the tab was closed; list tabs"},
       {"No target with given id found", codes::kConnectionError, "the tab was closed; list tabs"},
       {"Target closed", codes::kConnectionError, "the tab was closed; list tabs"},
+      {kSessionEnded, codes::kElementStale, "run observe again"},
       {"No dialog is showing", codes::kBrowserError, ""},
       // Through the extension (chrome.debugger): the tab went while a command ran, the browser
       // quits, or a page that embeds an extension's page.

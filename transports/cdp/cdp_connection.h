@@ -43,6 +43,12 @@ class CdpConnection {
   // Called once, on the socket thread, when the connection closes for any reason.
   virtual void onClose(std::function<void()> callback) = 0;
 
+  // A target's session ended (an out-of-process frame went away): the commands still waiting
+  // for it fail at once, as the frame being gone (ELEMENT_STALE), instead of at their deadlines.
+  // Asynchronous (safe to call while handling an event); a connection that cannot tell
+  // sessions apart may do nothing.
+  virtual void failSession(const std::string& session_id) { (void)session_id; }
+
   virtual bool connected() const = 0;
   // Closes the socket; pending calls fail with CONNECTION_ERROR. Idempotent.
   virtual void close() = 0;

@@ -310,6 +310,14 @@ Status CdpPage::waitForNavigation(uint64_t after, Deadline deadline) {
   return Status::ok();
 }
 
+void CdpPage::dropRequestsOf(Target& t, const std::string& frame_id) {
+  if (frame_id.empty()) return;
+  for (auto it = t.inflight.begin(); it != t.inflight.end();) {
+    if (it->second == frame_id) it = t.inflight.erase(it);
+    else ++it;
+  }
+}
+
 Status CdpPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
   auto since = Clock::now();  // quiet is counted from the call: earlier silence does not count
   std::unique_lock<std::mutex> lock(mu_);
@@ -884,8 +892,12 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     } else if (method == "Target.detachedFromTarget") {
       for (auto it = targets_.begin(); it != targets_.end(); ++it) {
         if (it->second.session_id == params.value("sessionId", "")) {
-          if (it->second.is_frame) targets_.erase(it);
-          else it->second.session_id.clear();
+          if (it->second.is_frame) {
+            conn_->failSession(it->second.session_id);  // its pending commands: the frame is gone
+            targets_.erase(it);
+          } else {
+            it->second.session_id.clear();
+          }
           break;
         }
       }
@@ -910,6 +922,9 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
       return;
     }
     std::string id = info.value("targetId", "");
+    // The frame's document request went on in the frame's own process, whose network this page
+    // does not follow: its end never comes here, and the page would look busy for good.
+    if (Target* parent = targetBySession(session_id)) dropRequestsOf(*parent, id);
     Target& f = targets_[id];
     f.target_id = id;
     f.session_id = params.value("sessionId", "");
@@ -932,6 +947,9 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
   if (method == "Target.detachedFromTarget") {
     for (auto it = targets_.begin(); it != targets_.end(); ++it) {
       if (it->second.is_frame && it->second.session_id == params.value("sessionId", "")) {
+        // A command waiting on the frame (a click's guard check, a scan) would otherwise wait
+        // for its deadline: nothing answers for a frame that went.
+        conn_->failSession(it->second.session_id);
         targets_.erase(it);
         break;
       }
@@ -1009,10 +1027,12 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
   } else if (method == "Page.frameAttached") {
     t->child_frames.insert(params.value("frameId", ""));
   } else if (method == "Page.frameDetached") {
+    // Removed, or swapped to another process: either way its requests end elsewhere or not at all.
     t->worlds.erase(params.value("frameId", ""));
     t->child_frames.erase(params.value("frameId", ""));
+    dropRequestsOf(*t, params.value("frameId", ""));
   } else if (method == "Network.requestWillBeSent") {
-    t->inflight.insert(params.value("requestId", ""));
+    t->inflight[params.value("requestId", "")] = params.value("frameId", "");
     t->last_network = Clock::now();
   } else if (method == "Network.loadingFinished" || method == "Network.loadingFailed") {
     t->inflight.erase(params.value("requestId", ""));
