@@ -138,7 +138,7 @@ class WsCdpConnection final : public CdpConnection {
           if (p.session == session_id) ids.push_back(id);
         }
       }
-      for (int id : ids) complete(id, json{{"error", {{"code", -32000}, {"message", kSessionEnded}}}});
+      for (int id : ids) complete(id, sessionEndedReply());
     });
   }
 
@@ -304,6 +304,8 @@ Result<std::unique_ptr<CdpConnection>> CdpConnection::connect(const std::string&
   if (!st) return st;
   return std::unique_ptr<CdpConnection>(std::move(conn));
 }
+
+json sessionEndedReply() { return json{{"error", {{"code", -32000}, {"message", kSessionEnded}}}}; }
 
 // CDP error replies: {"code": -32000, "message": "..."}. The message text is the only stable
 // signal Chromium gives; each row maps a known message fragment to an engine code.

@@ -57,4 +57,8 @@ class CdpConnection {
 // The one translation of CDP error replies ({"code":-32000,"message":"..."}) into engine codes.
 Status translateCdpError(const std::string& method, const json& error);
 
+// The reply a command gets when the target session it waits on ends (failSession): an error
+// translateCdpError reads as the frame being gone (ELEMENT_STALE).
+json sessionEndedReply();
+
 }  // namespace lscope::cdp

@@ -119,7 +119,7 @@ class WsRelay final : public ExtensionRelay {
     }
     auto waiter = std::make_shared<std::promise<json>>();
     auto reply = waiter->get_future();
-    int id = enqueue(method, params, session_id, Pending{waiter, nullptr});
+    int id = enqueue(method, params, session_id, Pending{waiter, nullptr, {}});
     if (id < 0) return notConnected(method);
     if (reply.wait_until(deadline.at()) != std::future_status::ready) {
       std::lock_guard<std::mutex> lock(mu_);
@@ -129,12 +129,26 @@ class WsRelay final : public ExtensionRelay {
     return toResult(method, reply.get());
   }
 
+  void failSession(const std::string& session_id) override {
+    if (session_id.empty()) return;
+    asio::post(server_.get_io_service(), [this, session_id] {  // after the event being handled
+      std::vector<int> ids;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        for (const auto& [id, p] : pending_) {
+          if (p.session == session_id) ids.push_back(id);
+        }
+      }
+      for (int id : ids) complete(id, cdp::sessionEndedReply());
+    });
+  }
+
   void post(const std::string& method, const json& params, const std::string& session_id,
             std::function<void(const Result<json>&)> done) override {
     auto cb = done ? std::move(done) : [](const Result<json>&) {};
     auto method_copy = method;
     if (enqueue(method, params, session_id,
-                Pending{nullptr, [this, cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }}) < 0) {
+                Pending{nullptr, [this, cb, method_copy](const json& r) { cb(toResult(method_copy, r)); }, {}}) < 0) {
       cb(notConnected(method));
     }
   }
@@ -185,6 +199,7 @@ class WsRelay final : public ExtensionRelay {
   struct Pending {
     std::shared_ptr<std::promise<json>> waiter;
     std::function<void(const json&)> callback;
+    std::string session;  // the target session it was sent to
   };
 
   // Not CONNECTION_ERROR: the browser and its tabs are most likely still there (the extension's
@@ -292,6 +307,7 @@ class WsRelay final : public ExtensionRelay {
       std::lock_guard<std::mutex> lock(mu_);
       if (!open_ || stopping_) return -1;
       id = ++next_id_;
+      pending.session = session_id;
       pending_.emplace(id, std::move(pending));
       hdl = hdl_;
     }
