@@ -91,6 +91,18 @@ describe('faults mid-intent', () => {
     assert.deepEqual(waited, []);
   });
 
+  it('a page with an event stream open for good: goto and a click answer without waiting the stream out', async () => {
+    // Live scores, chat and notification feeds keep an EventSource open as long as the page: the
+    // page was "busy" for good, and every settle on it waited for network quiet to its cap.
+    const r = await runLscope([...backendArgs, '--log-level', 'debug', 'run', '-'], {
+      input: `goto ${site.base}/e2e-pages/live.html\nclick "Show details"\n`,
+    });
+    assert.equal(r.status, 0, r.stdout + r.stderr.slice(-3000));
+    assert.match(r.stdout, /# changes\n\+ \[2\] link "Match report"/);  // the click's change is reported
+    const waited = r.stderr.split('\n').filter((l) => /ran out of time|the network is not quiet/.test(l));
+    assert.deepEqual(waited, []);
+  });
+
   it('a click that opens fifty windows: reported, listed, and the session goes on', async () => {
     await s.ok('goto', { url: `${site.base}/e2e-pages/many-popups.html` });
     const r = await s.ok('click', { target: 'Open all deals' });

@@ -132,6 +132,15 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
         res.on('close', () => clearTimeout(timer));
         return undefined;
       }
+      // An event stream that stays open as long as the page (tests/e2e/pages/live.html): one
+      // message now, a comment every 15 s.
+      if (req.method === 'GET' && url.pathname === '/api/events') {
+        res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+        res.write('data: live\n\n');
+        const timer = setInterval(() => res.write(': still here\n\n'), 15000);
+        res.on('close', () => clearInterval(timer));
+        return undefined;
+      }
       if (req.method === 'GET' && url.pathname === '/files/report.csv') {
         res.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8',
           'Content-Length': Buffer.byteLength(reportCsv),
