@@ -91,9 +91,10 @@ describe('faults mid-intent', () => {
     assert.deepEqual(waited, []);
   });
 
-  it('a page with an event stream open for good: goto and a click answer without waiting the stream out', async () => {
-    // Live scores, chat and notification feeds keep an EventSource open as long as the page: the
-    // page was "busy" for good, and every settle on it waited for network quiet to its cap.
+  it('a page with an event stream and a sound open for good: goto and a click answer without waiting them out', async () => {
+    // Live scores, chat and notification feeds keep an EventSource open as long as the page, and
+    // a background video or sound buffers as long as it plays: the page was "busy" for good, and
+    // every settle on it waited for network quiet to its cap.
     const r = await runLscope([...backendArgs, '--log-level', 'debug', 'run', '-'], {
       input: `goto ${site.base}/e2e-pages/live.html\nclick "Show details"\n`,
     });

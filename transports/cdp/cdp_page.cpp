@@ -1032,9 +1032,11 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     t->child_frames.erase(params.value("frameId", ""));
     dropRequestsOf(*t, params.value("frameId", ""));
   } else if (method == "Network.requestWillBeSent") {
-    // An event stream (EventSource) stays open as long as the page: a feed, not work an action
-    // started; what its messages change, the settle's quiet spell in the DOM sees.
-    if (params.value("type", "") != "EventSource") t->inflight[params.value("requestId", "")] = params.value("frameId", "");
+    // An event stream stays open as long as the page (a feed), and a video or sound buffers as
+    // long as it plays: neither is work an action started. What a feed's messages change, the
+    // settle's quiet spell in the DOM sees.
+    const std::string type = params.value("type", "");
+    if (type != "EventSource" && type != "Media") t->inflight[params.value("requestId", "")] = params.value("frameId", "");
     t->last_network = Clock::now();
   } else if (method == "Network.loadingFinished" || method == "Network.loadingFailed") {
     t->inflight.erase(params.value("requestId", ""));

@@ -141,6 +141,21 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
         res.on('close', () => clearInterval(timer));
         return undefined;
       }
+      // A sound that never ends (a WAV header promising 2 GB, then silence, 8 kB every 250 ms):
+      // a media element that buffers it keeps its request open for good, as a page's background
+      // video does.
+      if (req.method === 'GET' && url.pathname === '/api/endless.wav') {
+        const header = Buffer.alloc(44);
+        header.write('RIFF', 0); header.writeUInt32LE(0x7ffffff0, 4); header.write('WAVEfmt ', 8);
+        header.writeUInt32LE(16, 16); header.writeUInt16LE(1, 20); header.writeUInt16LE(1, 22);
+        header.writeUInt32LE(8000, 24); header.writeUInt32LE(8000, 28); header.writeUInt16LE(1, 32);
+        header.writeUInt16LE(8, 34); header.write('data', 36); header.writeUInt32LE(0x7fffffcc, 40);
+        res.writeHead(200, { 'Content-Type': 'audio/wav', 'Cache-Control': 'no-cache' });
+        res.write(header);
+        const timer = setInterval(() => res.write(Buffer.alloc(8192, 0x80)), 250);
+        res.on('close', () => clearInterval(timer));
+        return undefined;
+      }
       if (req.method === 'GET' && url.pathname === '/files/report.csv') {
         res.writeHead(200, { 'Content-Type': 'text/csv; charset=utf-8',
           'Content-Length': Buffer.byteLength(reportCsv),
