@@ -117,3 +117,31 @@ TEST_CASE("a cross-origin frame's document request does not keep the page busy o
   conn->event("Page.frameDetached", {{"frameId", "F2"}, {"reason", "remove"}});
   CHECK_FALSE(busy());
 }
+
+TEST_CASE("what the previous page had in flight does not keep the new page busy") {
+  // A request the page sent as it was left (an XHR, a beacon) never reports its end: without
+  // the new document's loader to tell it apart, every settle on the next page waited its cap.
+  auto conn = std::make_shared<ScriptedConnection>();
+  conn->replies["Target.createTarget"] = {{"targetId", "T1"}};
+  conn->replies["Target.attachToTarget"] = {{"sessionId", "S1"}};
+  conn->replies["Page.getFrameTree"] = {{"frameTree", {{"frame", {{"id", "T1"}, {"url", "http://x.test/a"}, {"loaderId", "L1"}}}}}};
+  CdpPageOptions options;
+  options.fit_viewport = false;
+  auto page = CdpPage::open(conn, options, Deadline::in(Millis(2000)));
+  REQUIRE(page.ok());
+  auto busy = [&] { return (*page)->requestsInFlight().value_or(true); };
+  conn->event("Network.requestWillBeSent", {{"requestId", "R1"}, {"frameId", "T1"}, {"loaderId", "L1"}, {"type", "XHR"}, {"request", {{"url", "http://x.test/track"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "R2"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "Document"}, {"request", {{"url", "http://x.test/b"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "W1"}, {"frameId", "T1"}, {"loaderId", ""}, {"type", "Fetch"}, {"request", {{"url", "http://x.test/worker-api"}}}});
+  conn->event("Page.frameNavigated", {{"frame", {{"id", "T1"}, {"url", "http://x.test/b"}, {"loaderId", "L2"}}}});
+  CHECK(busy());  // its own document request and the worker's are still its work
+  conn->event("Network.loadingFinished", {{"requestId", "R2"}});
+  CHECK(busy());
+  conn->event("Network.loadingFailed", {{"requestId", "W1"}});
+  CHECK_FALSE(busy());  // the old page's request is no longer counted
+
+  // An event stream and a sound: open as long as the page, never work to wait for.
+  conn->event("Network.requestWillBeSent", {{"requestId", "E1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "EventSource"}, {"request", {{"url", "http://x.test/feed"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "M1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "Media"}, {"request", {{"url", "http://x.test/clip.mp4"}}}});
+  CHECK_FALSE(busy());
+}

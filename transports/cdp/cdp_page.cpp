@@ -313,7 +313,15 @@ Status CdpPage::waitForNavigation(uint64_t after, Deadline deadline) {
 void CdpPage::dropRequestsOf(Target& t, const std::string& frame_id) {
   if (frame_id.empty()) return;
   for (auto it = t.inflight.begin(); it != t.inflight.end();) {
-    if (it->second == frame_id) it = t.inflight.erase(it);
+    if (it->second.frame == frame_id) it = t.inflight.erase(it);
+    else ++it;
+  }
+}
+
+void CdpPage::dropRequestsBefore(Target& t, const std::string& loader) {
+  if (loader.empty()) return;
+  for (auto it = t.inflight.begin(); it != t.inflight.end();) {
+    if (!it->second.loader.empty() && it->second.loader != loader) it = t.inflight.erase(it);
     else ++it;
   }
 }
@@ -1016,6 +1024,9 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
       t->main_frame_id = id;
       t->url = frame.value("url", "");
       ++t->navigations;
+      // A new document: what the previous one (and its frames) still had in flight ends
+      // unreported (an XHR or beacon sent as the page left), and is no work of this page.
+      dropRequestsBefore(*t, frame.value("loaderId", ""));
     } else if (t->is_frame && id == t->main_frame_id) {
       t->url = frame.value("url", "");  // an out-of-process frame's own document
     }
@@ -1036,7 +1047,9 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // long as it plays: neither is work an action started. What a feed's messages change, the
     // settle's quiet spell in the DOM sees.
     const std::string type = params.value("type", "");
-    if (type != "EventSource" && type != "Media") t->inflight[params.value("requestId", "")] = params.value("frameId", "");
+    if (type != "EventSource" && type != "Media") {
+      t->inflight[params.value("requestId", "")] = {params.value("frameId", ""), params.value("loaderId", "")};
+    }
     t->last_network = Clock::now();
   } else if (method == "Network.loadingFinished" || method == "Network.loadingFailed") {
     t->inflight.erase(params.value("requestId", ""));

@@ -89,7 +89,11 @@ class CdpPage final : public Backend, public GatedPage {
     bool loading = false;               // main frame between started and stopped loading
     uint64_t load_starts = 0;           // main-frame loads seen starting (events)
     uint64_t navigations = 0;           // main-frame URL changes
-    std::map<std::string, std::string> inflight;  // network requests in flight: id -> their frame's id
+    struct Request {
+      std::string frame;   // the frame it is for
+      std::string loader;  // the document that made it (empty: a worker's, a preflight)
+    };
+    std::map<std::string, Request> inflight;  // network requests in flight, by request id
     Clock::time_point last_network = Clock::now();
     // Through the extension, a tab the browser refuses the debugger: why. The extension then
     // answers for it with scripts (transports/extension/chrome/script.js): the scanner runs
@@ -134,6 +138,8 @@ class CdpPage final : public Backend, public GatedPage {
   Target* targetBySession(const std::string& session_id);  // REQUIRES: mu_ held
   // Forgets the requests in flight of one frame of `t` (its requests end elsewhere, or never).
   static void dropRequestsOf(Target& t, const std::string& frame_id);  // REQUIRES: mu_ held
+  // Forgets the requests in flight that documents before `loader` made (the previous page's).
+  static void dropRequestsBefore(Target& t, const std::string& loader);  // REQUIRES: mu_ held
 
   std::shared_ptr<CdpConnection> conn_;
   CdpPageOptions options_;
