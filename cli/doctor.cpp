@@ -50,8 +50,7 @@ std::string startsHeadless(const std::string& browser) {
   SpawnOptions o;
   o.program = browser;
   o.args = chromiumSwitches();
-  for (const char* a : {"--headless", "--dump-dom", "data:text/html,<p>lscope doctor</p>"}) o.args.push_back(a);
-  o.args.insert(o.args.end() - 2, "--user-data-dir=" + profile);
+  o.args.insert(o.args.end(), {"--headless", "--user-data-dir=" + profile, "--dump-dom", "data:text/html,<p>lscope doctor</p>"});
   o.log_name = "doctor";
   std::string why;
   auto child = ChildProcess::spawn(o);

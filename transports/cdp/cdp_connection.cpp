@@ -134,9 +134,7 @@ class WsCdpConnection final : public CdpConnection {
       std::vector<int> ids;
       {
         std::lock_guard<std::mutex> lock(mu_);
-        for (const auto& [id, p] : pending_) {
-          if (p.session == session_id) ids.push_back(id);
-        }
+        ids = pendingOnSession(pending_, session_id);
       }
       for (int id : ids) complete(id, sessionEndedReply());
     });

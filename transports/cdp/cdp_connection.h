@@ -3,8 +3,10 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -60,5 +62,16 @@ Status translateCdpError(const std::string& method, const json& error);
 // The reply a command gets when the target session it waits on ends (failSession): an error
 // translateCdpError reads as the frame being gone (ELEMENT_STALE).
 json sessionEndedReply();
+
+// The ids of the commands in `pending` (id -> an entry with a `session`) sent to `session_id`:
+// what failSession fails. REQUIRES: the caller holds the lock guarding `pending`.
+template <class Pending>
+std::vector<int> pendingOnSession(const std::map<int, Pending>& pending, const std::string& session_id) {
+  std::vector<int> ids;
+  for (const auto& [id, p] : pending) {
+    if (p.session == session_id) ids.push_back(id);
+  }
+  return ids;
+}
 
 }  // namespace lscope::cdp

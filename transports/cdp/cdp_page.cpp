@@ -310,20 +310,22 @@ Status CdpPage::waitForNavigation(uint64_t after, Deadline deadline) {
   return Status::ok();
 }
 
-void CdpPage::dropRequestsOf(Target& t, const std::string& frame_id) {
-  if (frame_id.empty()) return;
+void CdpPage::dropRequests(Target& t, const std::function<bool(const Target::Request&)>& gone) {
   for (auto it = t.inflight.begin(); it != t.inflight.end();) {
-    if (it->second.frame == frame_id) it = t.inflight.erase(it);
+    if (gone(it->second)) it = t.inflight.erase(it);
     else ++it;
   }
 }
 
-void CdpPage::dropRequestsBefore(Target& t, const std::string& loader) {
-  if (loader.empty()) return;
-  for (auto it = t.inflight.begin(); it != t.inflight.end();) {
-    if (!it->second.loader.empty() && it->second.loader != loader) it = t.inflight.erase(it);
-    else ++it;
-  }
+void CdpPage::dropRequestsOf(Target& t, const std::string& frame_id) {
+  if (!frame_id.empty()) dropRequests(t, [&](const Target::Request& r) { return r.frame == frame_id; });
+}
+
+void CdpPage::frameSessionEnded(std::map<std::string, Target>::iterator frame) {
+  // A command waiting on the frame (a click's guard check, a scan) would otherwise wait for its
+  // deadline: nothing answers for a frame that went.
+  conn_->failSession(frame->second.session_id);
+  targets_.erase(frame);
 }
 
 Status CdpPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
@@ -900,12 +902,8 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     } else if (method == "Target.detachedFromTarget") {
       for (auto it = targets_.begin(); it != targets_.end(); ++it) {
         if (it->second.session_id == params.value("sessionId", "")) {
-          if (it->second.is_frame) {
-            conn_->failSession(it->second.session_id);  // its pending commands: the frame is gone
-            targets_.erase(it);
-          } else {
-            it->second.session_id.clear();
-          }
+          if (it->second.is_frame) frameSessionEnded(it);
+          else it->second.session_id.clear();
           break;
         }
       }
@@ -955,10 +953,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
   if (method == "Target.detachedFromTarget") {
     for (auto it = targets_.begin(); it != targets_.end(); ++it) {
       if (it->second.is_frame && it->second.session_id == params.value("sessionId", "")) {
-        // A command waiting on the frame (a click's guard check, a scan) would otherwise wait
-        // for its deadline: nothing answers for a frame that went.
-        conn_->failSession(it->second.session_id);
-        targets_.erase(it);
+        frameSessionEnded(it);
         break;
       }
     }
@@ -1026,7 +1021,10 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
       ++t->navigations;
       // A new document: what the previous one (and its frames) still had in flight ends
       // unreported (an XHR or beacon sent as the page left), and is no work of this page.
-      dropRequestsBefore(*t, frame.value("loaderId", ""));
+      const std::string loader = frame.value("loaderId", "");
+      if (!loader.empty()) {
+        dropRequests(*t, [&](const Target::Request& r) { return !r.loader.empty() && r.loader != loader; });
+      }
     } else if (t->is_frame && id == t->main_frame_id) {
       t->url = frame.value("url", "");  // an out-of-process frame's own document
     }

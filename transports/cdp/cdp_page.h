@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -138,8 +139,10 @@ class CdpPage final : public Backend, public GatedPage {
   Target* targetBySession(const std::string& session_id);  // REQUIRES: mu_ held
   // Forgets the requests in flight of one frame of `t` (its requests end elsewhere, or never).
   static void dropRequestsOf(Target& t, const std::string& frame_id);  // REQUIRES: mu_ held
-  // Forgets the requests in flight that documents before `loader` made (the previous page's).
-  static void dropRequestsBefore(Target& t, const std::string& loader);  // REQUIRES: mu_ held
+  // Forgets the requests in flight of `t` that `gone` picks. REQUIRES: mu_ held.
+  static void dropRequests(Target& t, const std::function<bool(const Target::Request&)>& gone);
+  // A frame target's session ended: its waiting commands fail now, and the target goes.
+  void frameSessionEnded(std::map<std::string, Target>::iterator frame);  // REQUIRES: mu_ held
 
   std::shared_ptr<CdpConnection> conn_;
   CdpPageOptions options_;

@@ -135,9 +135,7 @@ class WsRelay final : public ExtensionRelay {
       std::vector<int> ids;
       {
         std::lock_guard<std::mutex> lock(mu_);
-        for (const auto& [id, p] : pending_) {
-          if (p.session == session_id) ids.push_back(id);
-        }
+        ids = cdp::pendingOnSession(pending_, session_id);
       }
       for (int id : ids) complete(id, cdp::sessionEndedReply());
     });
