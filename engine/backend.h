@@ -21,6 +21,8 @@ using json = nlohmann::json;
 struct Point {
   double x = 0;
   double y = 0;
+  // The scanner focused the field itself (point with focus_quiet): no press is needed.
+  bool focused = false;
 };
 
 struct Rect {

@@ -565,7 +565,7 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 
 // --- actions ---------------------------------------------------------------------------------
 
-Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard) {
+Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard, bool focus_quiet) {
   // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
   bool stable = check == "click" && !force;
   // Changes the action makes are counted from here (the top document only: settle asks there;
@@ -573,14 +573,14 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   const auto asked = Clock::now();
   const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
                      state_.backend->networkActiveSince(asked).has_value();
-  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
+  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet);
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
     // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
     WaitTarget t;
     t.id = el.scanner_id;
     auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
-    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch);
+    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet);
   }
   if (!point) return point.status();
   if (watch) watch_since_ = asked;
@@ -658,14 +658,31 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   auto b = backend();
   if (!b) return b.status();
   if (el.isSensitive()) rememberSecret(text);
-  auto point = pointOf(el, "type");
   static const std::set<std::string> kWholeValue = {"date", "time", "datetime-local", "month", "week", "color", "range"};
-  if (point && kWholeValue.count(el.attributes.value("type", ""))) {
+  const bool whole_value = kWholeValue.count(el.attributes.value("type", "")) > 0;
+  // Issue 17: a field nothing listens to keys or input on (its path, document, window) cannot
+  // tell key by key typing from one commit, so the text goes in one step; the value, and the
+  // change event on leaving, are the same. Control characters (a newline) stay keys.
+  const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+  const bool in_one_step = el.value && plain_text && (*b)->commitsText();
+  // And when nothing would hear the focusing press either, the scanner focuses the field and
+  // selects its text in its point call (the text typed then replaces it): one round trip for
+  // the press, the clearing and the question about keys. Appending keeps the press, which
+  // leaves the caret where a person's click would.
+  const bool focus_quiet = in_one_step && !text.empty() && !whole_value && el.frame.empty() && (clear || el.value->empty());
+  auto point = pointOf(el, "type", false, false, focus_quiet);
+  if (point && whole_value) {
     // Keys into a date or time field follow the browser's locale (mm/dd/yyyy here): the value is
     // set as a whole, as the field's picker would, with input and change events.
     LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, true));
     state_.typed = {state_.last_document, el.key, el.form};
     return std::string(" (value set)");
+  }
+  if (point && point->focused) {
+    LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
+    unheard_ok_ = watch_since_.has_value();
+    state_.typed = {state_.last_document, el.key, el.form};
+    return typedLanded(el, text);
   }
   if (point) {
     // Focus with a real click, clear through the scanner (native setter: React sees it), then
@@ -679,11 +696,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
     if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
-    // Issue 17: a field nothing listens to keys or input on (its path, document, window) cannot
-    // tell key by key typing from one commit, so the text goes in one step; the value, and the
-    // change event on leaving, are the same. Control characters (a newline) stay keys.
-    const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
-    if (el.value && plain_text && (*b)->commitsText() && !scanner_.keyListeners(el.scanner_id, el.frame)) {
+    if (in_one_step && !scanner_.keyListeners(el.scanner_id, el.frame)) {
       LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
       // Text in one step can neither submit nor navigate: if the page heard none of it (settle
       // asks the registry), it ran no code and there is nothing to wait for.
@@ -692,29 +705,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
       LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
     }
     state_.typed = {state_.last_document, el.key, el.form};
-    // A popup that opens while typing (on focus, on the first keystroke) takes the keys: check
-    // that they landed — the value (the field keeps the focus for secrets, whose value is
-    // masked) — and when not, blame the popup so auto-wait can clear it and type again.
-    bool landed = true;
-    if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
-      // The value is masked: count its characters instead.
-      auto n = scanner_.valueLength(el.scanner_id, el.frame);
-      landed = !n || *n >= utf16Length(text);
-    } else if (!el.value) {
-      landed = true;  // not a value-bearing field (contenteditable): nothing to read back cheaply
-    } else {
-      auto v = scanner_.getValue(el.scanner_id, el.frame);
-      landed = !v || !v->is_string() || normalizeText(v->get<std::string>()).find(normalizeText(text)) != std::string::npos;
-    }
-    if (!landed) {
-      settleAnimations();  // the popup may still be fading in
-      auto now = scan();
-      if (now && coveringPopup(*now, &el)) {
-        return Status(codes::kElementNotInteractable, describe(el) + " lost the keys to a popup that opened while typing",
-                      "dismiss_popups, then type again");
-      }
-    }
-    return std::string();
+    return typedLanded(el, text);
   }
   if (point.status().code() == codes::kUnknownCommand) {
     LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, clear));
@@ -722,6 +713,32 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     return std::string(" (synthetic events)");
   }
   return point.status();
+}
+
+Result<std::string> Page::typedLanded(const Element& el, const std::string& text) {
+  // A popup that opens while typing (on focus, on the first keystroke) takes the keys: check
+  // that they landed — the value (the field keeps the focus for secrets, whose value is
+  // masked) — and when not, blame the popup so auto-wait can clear it and type again.
+  bool landed = true;
+  if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
+    // The value is masked: count its characters instead.
+    auto n = scanner_.valueLength(el.scanner_id, el.frame);
+    landed = !n || *n >= utf16Length(text);
+  } else if (!el.value) {
+    landed = true;  // not a value-bearing field (contenteditable): nothing to read back cheaply
+  } else {
+    auto v = scanner_.getValue(el.scanner_id, el.frame);
+    landed = !v || !v->is_string() || normalizeText(v->get<std::string>()).find(normalizeText(text)) != std::string::npos;
+  }
+  if (!landed) {
+    settleAnimations();  // the popup may still be fading in
+    auto now = scan();
+    if (now && coveringPopup(*now, &el)) {
+      return Status(codes::kElementNotInteractable, describe(el) + " lost the keys to a popup that opened while typing",
+                    "dismiss_popups, then type again");
+    }
+  }
+  return std::string();
 }
 
 Result<std::string> Page::select(const Element& el, const json& option) {

@@ -164,7 +164,10 @@ class Page {
   const Pattern* coveringPopup(const PageScan& page, const Element* el);
 
  private:
-  Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false);
+  // After typing `text` into el: the keys landed, or a popup that opened took them (an error).
+  Result<std::string> typedLanded(const Element& el, const std::string& text);
+  Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false,
+                        bool focus_quiet = false);
   // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
   // again) when the page moved and the press landed elsewhere; the guard held that press back.
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);

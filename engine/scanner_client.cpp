@@ -45,14 +45,15 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
 }
 
 Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
-                                   bool stable, bool guard, bool watch) const {
+                                   bool stable, bool guard, bool watch, bool focus_quiet) const {
   json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
   if (stable) cmd["stable"] = true;
   if (guard) cmd["guard"] = true;
   if (watch) cmd["watch"] = true;
+  if (focus_quiet) cmd["focus_quiet"] = true;
   auto r = call(std::move(cmd), frame);
   if (!r) return r.status();
-  return Point{r->value("x", 0.0), r->value("y", 0.0)};
+  return Point{r->value("x", 0.0), r->value("y", 0.0), r->value("focused", false)};
 }
 
 std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long long timeout_ms, bool unheard_ok) const {

@@ -60,8 +60,10 @@ class ScannerClient {
   // `stable`: also wait (up to 10 frames) until its box is the same in two frames.
   // `guard` (clicks): arm the page's check that the press lands on this element (guardResult).
   // `watch`: start counting the page's DOM changes, for watched() after the action.
+  // `focus_quiet` (type): where no listener of the page would hear the focusing press nor the
+  // keys, the scanner focuses the field and selects its text itself (Point::focused).
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
-                      bool stable = false, bool guard = false, bool watch = false) const;
+                      bool stable = false, bool guard = false, bool watch = false, bool focus_quiet = false) const;
   // The DOM changes since point(..., watch), a pending short timer counting as one; nullopt
   // when no watch was armed (or no answer).
   // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with

@@ -13,6 +13,11 @@
 //   scanner -> element:   "<channel>-kq"  does anything on your path listen to keys or input?
 //   registry -> document: "<channel>-keys" or "<channel>-nokeys" (an engine types such a field
 //                         in one step when nothing could tell the difference)
+//   scanner -> element:   "<channel>-pq"  would anything on your path hear a click on you, or
+//                                          keys and input typed into you?
+//                         "<channel>-lq"   would anything on your path hear the mouse leave you?
+//   registry -> document: "<channel>-pquiet" or "<channel>-ploud", "<channel>-lquiet" or
+//                         "<channel>-lloud" (an engine then focuses such a field without the press)
 //   scanner -> document:  "<channel>-tarm" an action starts: follow the short timers it sets
 //                         "<channel>-tq"   stop collecting; registry answers "<channel>-tpending"
 //                                          or "<channel>-tnone"
@@ -411,6 +416,43 @@
       keys = true;
     }
     fire(doc, channel + (keys ? '-keys' : '-nokeys'));
+  });
+
+  // Press question (issue 17's typing): would a listener of the page hear the focusing click on
+  // the queried field (pointer and mouse events, and the selection it starts), or the keys and
+  // input typed into it? Quiet, focusing the field and selecting its text from a script is the
+  // same for the page as pressing it: the focus events are the same either way. "-lq" asks it of
+  // the element the mouse is over now, for the events of the mouse leaving it. Whatever can hide
+  // a listener (a registry that came late, a closed shadow root) makes it loud.
+  const PRESS_TYPES = ['pointerover', 'pointerenter', 'pointermove', 'pointerrawupdate', 'pointerdown', 'pointerup',
+    'gotpointercapture', 'lostpointercapture', 'mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup',
+    'click', 'select', 'selectstart', 'selectionchange', 'dragstart'];
+  const LEAVE_TYPES = ['pointerout', 'pointerleave', 'mouseout', 'mouseleave'];
+  const heardOnPath = (path, types) => {
+    for (let i = 0; i < path.length; i++) {
+      for (let t = 0; t < types.length; t++) if (hears(path[i], types[t])) return true;
+    }
+    return false;
+  };
+  on(doc, channel + '-pq', (e) => {
+    let loud = true;
+    try {
+      const path = apply(composedPathOf, e, []);
+      loud = keysOn(path) || heardOnPath(path, PRESS_TYPES);
+    } catch (err) {
+      loud = true;
+    }
+    fire(doc, channel + (loud ? '-ploud' : '-pquiet'));
+  });
+  on(doc, channel + '-lq', (e) => {
+    let loud = true;
+    try {
+      const path = apply(composedPathOf, e, []);
+      loud = late || !path.length || heardOnPath(path, LEAVE_TYPES);
+    } catch (err) {
+      loud = true;
+    }
+    fire(doc, channel + (loud ? '-lloud' : '-lquiet'));
   });
 
   // Heard (issue 17's settle): from "-tarm" to "-tq", did any event an action produces (the

@@ -249,9 +249,9 @@
       // Form controls
       inputValue: getter(I, 'value'), setInputValue: setter(I, 'value'),
       inputChecked: getter(I, 'checked'),
-      setSelectionRange: method(I, 'setSelectionRange'),
+      setSelectionRange: method(I, 'setSelectionRange'), inputSelect: method(I, 'select'),
       textareaValue: getter(T, 'value'), setTextareaValue: setter(T, 'value'),
-      textareaSetSelectionRange: method(T, 'setSelectionRange'),
+      textareaSetSelectionRange: method(T, 'setSelectionRange'), textareaSelect: method(T, 'select'),
       selectValue: getter(S, 'value'), selectOptions: getter(S, 'options'),
       selectSelectedIndex: getter(S, 'selectedIndex'),
       setSelectSelectedIndex: setter(S, 'selectedIndex'), selectMultiple: getter(S, 'multiple'),
@@ -308,8 +308,8 @@
     shadowRoot, parentElement, children, getAttribute, hasAttribute, elQsa, matches,
     checkVisibility, getRect, getClientRects, scrollIntoView, scrollBy, scrollTop, scrollLeft,
     scrollWidth, scrollHeight, clientWidth, clientHeight, clientLeft, clientTop, innerText, focus,
-    blur, isContentEditable, inputValue, setInputValue, inputChecked, setSelectionRange,
-    textareaValue, setTextareaValue, textareaSetSelectionRange, selectValue, selectOptions,
+    blur, isContentEditable, inputValue, setInputValue, inputChecked, setSelectionRange, inputSelect,
+    textareaValue, setTextareaValue, textareaSetSelectionRange, textareaSelect, selectValue, selectOptions,
     selectSelectedIndex, setSelectSelectedIndex, selectMultiple, optionSelected, setOptionSelected,
     optionText, optionValue, optionDisabled, formRequestSubmit, formSubmit, formCheckValidity,
     iframeContentDocument, labelControl, addListener, removeListener, dispatchEvent,
@@ -5209,7 +5209,7 @@
     }
     const stable = param(cmd, 'stable', false) === true;
     if (param(cmd, 'force', false) !== true) await untilUpgraded(item.el, UPGRADE_TIMEOUT_MS, UPGRADE_PATIENCE_MS, PATIENCE_FRAMES, true);
-    let { pt } = ensureActionable(item, actionOptions(cmd, check));
+    let { pt, hit } = ensureActionable(item, actionOptions(cmd, check));
     if (stable) {
       // Playwright's "stable": the same box in two consecutive animation frames, else a moving
       // target (a sliding menu, a growing panel) would take the click somewhere else; first, the
@@ -5237,8 +5237,52 @@
     }
     if (param(cmd, 'guard', false) === true && check === 'click') armGuard(item);
     if (param(cmd, 'watch', false) === true) armWatch();
-    return { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
+    const out = { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
       selector: itemSelector(item) };
+    if (check === 'type' && param(cmd, 'focus_quiet', false) === true && focusQuietly(item, hit)) out.focused = true;
+    return out;
+  }
+
+  /**
+   * point with focus_quiet (issue 17's typing): when no listener of the page would hear the
+   * focusing click on a text field (its pointer and mouse events, the mouse leaving what it is
+   * over now) nor the keys typed into it, the press can make no difference the page could tell:
+   * the field takes the focus here instead (the same focus events) and its text is selected, so
+   * that the text typed next replaces it. Only a field of this document that the click would hit
+   * itself, and only where the listener registry answers. False: nothing was done.
+   */
+  function focusQuietly(item, hit) {
+    const el = item.el;
+    const doc = ownerDocument(el);
+    const kind = editKind(el);
+    if (doc !== TOP_DOC || item.ctx.chain.length || hit !== el || (kind !== 'input' && kind !== 'textarea')) return false;
+    if (askRegistryFor(doc, el, 'pq', ['pquiet', 'ploud']) !== 'pquiet') return false;
+    const over = hoveredElement(doc);
+    if (over && over !== el && askRegistryFor(doc, over, 'lq', ['lquiet', 'lloud']) !== 'lquiet') return false;
+    focus(el, { preventScroll: true });
+    if (deepActiveElement(doc) !== el) return false;
+    try {
+      if (kind === 'input') inputSelect(el);
+      else textareaSelect(el);
+    } catch (e) {
+      return false;
+    }
+    return true;
+  }
+
+  /** The deepest element of `doc` the mouse is over (through open shadow roots), or null. */
+  function hoveredElement(doc) {
+    let root = doc;
+    let deepest = null;
+    for (let guard = 0; root && guard < 32; guard++) {
+      const over = nodeType(root) === DOCUMENT_NODE ? docQsa(root, ':hover') : fragQsa(root, ':hover');
+      if (!over || !over.length) break;
+      const last = over[over.length - 1];
+      if (last === deepest) break;
+      deepest = last;
+      root = shadowRoot(last);
+    }
+    return deepest;
   }
 
   // ----- click guard -----
@@ -6719,7 +6763,7 @@
         'scan', 'scan.max_elements', 'scan.include_hidden', 'scan.near', 'scan.within',
         'scan.viewport_only', 'scan.patterns', 'scan.shadow_dom', 'scan.same_origin_iframes',
         'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
-        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'watched', 'guard_result', 'type', 'type.delay',
+        'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'point.focus_quiet', 'watched', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
         'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'key_listeners', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'wait_timers', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',

@@ -734,6 +734,53 @@ test('key_listeners: a field is known to need key by key typing when anything on
   assert.ok(Object.values(all).every((k) => k === true), JSON.stringify(all));
 });
 
+test('point with focus_quiet focuses a field itself only where the page would hear neither the press nor the keys', async () => {
+  const t = await open('focus_quiet.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const idOf = (label) => {
+    const e = s.elements.find((x) => x.type !== 'button' && (x.label === label || x.text === label || x.name === label));
+    assert.ok(e, `no field "${label}"`);
+    return e.id;
+  };
+  const quietly = async (label) =>
+    (await ok(t, { cmd: 'point', id: idOf(label), check: 'type', focus_quiet: true })).focused === true;
+  const active = () => t.evalTest('() => document.activeElement.id');
+  const loud = ['Pressed', 'Delegated press', 'Keys', 'Covered'];
+  const plain = await quietly('Plain');
+  // A registry that came after the page's first scripts cannot know what listens: never quiet.
+  if (LATE_REGISTRY === true || (LATE_REGISTRY === 'sometimes' && !plain)) {
+    assert.strictEqual(plain, false);
+    for (const label of loud) assert.strictEqual(await quietly(label), false, label);
+    assert.strictEqual(await active(), '', 'nothing was focused');
+    return;
+  }
+  // Nothing listens: focused, its text selected, and the text committed next replaces it.
+  assert.strictEqual(plain, true);
+  assert.strictEqual(await active(), 'plain');
+  assert.deepStrictEqual(await t.evalTest('() => [plain.selectionStart, plain.selectionEnd]'), [0, 8]);
+  await t.op('commit', { text: 'new text' });
+  assert.strictEqual(await t.evalTest('() => plain.value'), 'new text');
+  assert.strictEqual(await quietly('Notes'), true);
+  await t.op('commit', { text: 'new notes' });
+  assert.strictEqual(await t.evalTest('() => notes.value'), 'new notes');
+  // A press listener on the field or on its way (capture on an ancestor), a key listener, or a
+  // field the press would not hit itself (an overlay takes it): nothing is done, the engine
+  // presses as a person would.
+  for (const label of loud) assert.strictEqual(await quietly(label), false, label);
+  assert.strictEqual(await active(), 'notes', 'the focus did not move');
+  // A focus listener hears the same focus either way.
+  assert.strictEqual(await quietly('Focus only'), true);
+  assert.strictEqual(await active(), 'focusonly');
+  // The mouse is over an element that hears it leave: the press would be heard there.
+  const menu = await t.evalTest('() => { const r = menu.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; }');
+  await t.op('move', { x: menu[0], y: menu[1] });
+  assert.strictEqual(await quietly('Plain'), false, 'the menu would hear the mouse leave');
+  const p = await ok(t, { cmd: 'point', id: idOf('Plain'), check: 'type' });
+  await t.op('move', { x: p.x, y: p.y });
+  assert.strictEqual(await quietly('Plain'), true, 'the mouse over the field itself');
+  assert.strictEqual(await pageText(t, '#log'), 'focus true;left menu;', 'no press, key or pointer event was heard');
+});
+
 test('listener registry: late and removed listeners, invisible to the page, robust to its builtins', async () => {
   const t = await open('registry_probe.html');
   await ok(t, { cmd: 'wait_for', condition: 'exists', selector: 'body[data-ready=yes]', timeout: 5000 });

@@ -32,6 +32,28 @@ test('a field nothing listens to gets its text in one step, and the form sends i
   assert.ok(!r.stderr.includes('grace hopper'), 'the trace carries no typed text');
 });
 
+test('a field the page would not hear pressed takes the focus without the press; a page that hears presses gets one', async () => {
+  // Nothing listens to the press or the keys: the scanner focuses the field and selects its text
+  // in its point call, and the text typed replaces it, with no mouse event sent. Appending keeps
+  // the press (the caret goes where a person's click puts it). With a mousedown listener on the
+  // document, the page gets the trusted press a person's click gives.
+  const clicks = (stderr) => stderr.split('\n').filter((l) => l.includes('cdp click at ')).length;
+  const quiet = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html\ntype Query "first"\ntype Query "second"\ntype Notes "one"\n` +
+      `type Notes " two" --append\nclick "Search"\nurl\n`,
+  });
+  assert.equal(quiet.status, 0, quiet.stdout + quiet.stderr.slice(-2000));
+  assert.match(quiet.stdout, /ok url .*typing\.html\?q=second&notes=one\+two/);
+  assert.equal(clicks(quiet.stderr), 2, 'a press only to append and on the button');
+  assert.equal(sent(quiet.stderr, 'Input.insertText'), 4, 'one commit per typing');
+  const pressed = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?press\ntype Query "ada"\ntext css(#log)\n`,
+  });
+  assert.equal(pressed.status, 0, pressed.stdout + pressed.stderr.slice(-2000));
+  assert.match(pressed.stdout, /presses 1 trusted true/);
+  assert.equal(clicks(pressed.stderr), 1);
+});
+
 test('a page that listens to keys gets every key and every input event', async () => {
   const r = await runLscope(['--log-level', 'trace', 'run', '-'], {
     input: `goto ${site.base}/e2e-pages/typing.html?keys\ntype Query "ada"\ntext css(#log)\n`,
