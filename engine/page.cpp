@@ -19,6 +19,7 @@ namespace lscope {
 namespace {
 
 constexpr int kStillFrames = 2;  // animation frames a still window spans besides its time (settle)
+constexpr long long kWorkQuietMs = 80;  // the least DOM stillness after an action that started work (settle)
 
 bool isBackendDead(const Status& s) {
   return s.code() == codes::kConnectionError ||
@@ -261,11 +262,16 @@ Status Page::settle() {
   settleComponents();
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
-  // spell means the page shows the action's result.
-  scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
+  // spell means the page shows the action's result. At least 80 ms; longer when the user asks
+  // the page to stay still longer (--settle-quiet).
+  const long long work_quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
+  const auto quietSpell = [&] {
+    scanner_.waitQuiet(work_quiet, std::min<long long>(work_quiet + 520, deadline.remaining().count()));
+  };
+  quietSpell();
   if (!network_first && networkWork()) {
     waitNetwork();
-    scanner_.waitQuiet(80, std::min<long long>(600, deadline.remaining().count()));
+    quietSpell();
   }
   return loaded;
 }

@@ -113,6 +113,17 @@ test('a click on a checkbox the page hears waits for its reaction; one nothing h
   assert.equal(unheard(r.stderr), 1, 'only the remember box was unheard');
 });
 
+test('the quiet window after work is configurable: a reaction in steps lscope cannot follow is waited for when asked', async () => {
+  // The count comes 250 ms after the click from a frame loop (no timer, no request): the 80 ms
+  // quiet window after work does not wait for it; --settle-quiet 400 makes the window longer.
+  const r = await runLscope(['--settle-quiet', '400', 'run', '-'], {
+    input: `goto ${site.base}/settle.html\nclick "Count orders"\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const clicked = r.stdout.split(/\n(?=ok |error )/).find((b) => b.startsWith('ok click'));
+  assert.match(clicked, /Counted 42 orders/, clicked);
+});
+
 test('Enter after typing into a field nothing hears: the response waits for the form it submits', async () => {
   // The text goes in unheard, but Enter submits the form: the action is no longer one the page
   // cannot react to, so the still window and the navigation are waited for.
