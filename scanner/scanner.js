@@ -5258,6 +5258,8 @@
     if (doc !== TOP_DOC || item.ctx.chain.length || hit !== el || (kind !== 'input' && kind !== 'textarea')) return false;
     if (askRegistryFor(doc, el, 'pq', ['pquiet', 'ploud']) !== 'pquiet') return false;
     const over = hoveredElement(doc);
+    // A frame under the mouse: what listens inside it (to the mouse leaving) is not known here.
+    if (over && FRAME_TAGS[tagOf(over)]) return false;
     if (over && over !== el && askRegistryFor(doc, over, 'lq', ['lquiet', 'lloud']) !== 'lquiet') return false;
     focus(el, { preventScroll: true });
     if (deepActiveElement(doc) !== el) return false;
@@ -5269,6 +5271,8 @@
     }
     return true;
   }
+
+  const FRAME_TAGS = { iframe: 1, frame: 1, object: 1, embed: 1 };
 
   /** The deepest element of `doc` the mouse is over (through open shadow roots), or null. */
   function hoveredElement(doc) {
