@@ -685,6 +685,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     return std::string(" (value set)");
   }
   if (point && point->focused) {
+    spdlog::debug("type: {} focused without the press (nothing on the page would hear it)", describe(el));
     LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
     unheard_ok_ = watch_since_.has_value();
     state_.typed = {state_.last_document, el.key, el.form};

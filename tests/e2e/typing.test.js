@@ -46,6 +46,7 @@ test('a field the page would not hear pressed takes the focus without the press;
   assert.match(quiet.stdout, /ok url .*typing\.html\?q=second&notes=one\+two/);
   assert.equal(clicks(quiet.stderr), 2, 'a press only to append and on the button');
   assert.equal(sent(quiet.stderr, 'Input.insertText'), 4, 'one commit per typing');
+  assert.equal(quiet.stderr.split('\n').filter((l) => l.includes('focused without the press')).length, 3, 'the debug log says which');
   const pressed = await runLscope(['--log-level', 'trace', 'run', '-'], {
     input: `goto ${site.base}/e2e-pages/typing.html?press\ntype Query "ada"\ntext css(#log)\n`,
   });
