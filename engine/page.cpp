@@ -579,14 +579,15 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   const auto asked = Clock::now();
   const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
                      state_.backend->networkActiveSince(asked).has_value();
-  auto point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet);
+  const auto ask = [&] { return scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet); };
+  auto point = ask();
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
     // from opacity 0). Wait for it briefly, event-driven in the page, then ask again.
     WaitTarget t;
     t.id = el.scanner_id;
     auto shown = scanner_.waitFor("visible", t, std::min<long long>(2000, deadline.remaining().count()), el.frame);
-    if (shown && shown->met) point = scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet);
+    if (shown && shown->met) point = ask();
   }
   if (!point) return point.status();
   if (watch) watch_since_ = asked;
@@ -684,14 +685,15 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     state_.typed = {state_.last_document, el.key, el.form};
     return std::string(" (value set)");
   }
-  if (point && point->focused) {
-    spdlog::debug("type: {} focused without the press (nothing on the page would hear it)", describe(el));
-    LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
-    unheard_ok_ = watch_since_.has_value();
+  if (!point) {
+    if (point.status().code() != codes::kUnknownCommand) return point.status();
+    LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, clear));
     state_.typed = {state_.last_document, el.key, el.form};
-    return typedLanded(el, text);
+    return std::string(" (synthetic events)");
   }
-  if (point) {
+  if (point->focused) {
+    spdlog::debug("type: {} focused without the press (nothing on the page would hear it)", describe(el));
+  } else {
     // Focus with a real click, clear through the scanner (native setter: React sees it), then
     // type with real key events.
     // A popup in front of the field would take the focusing click (and the keys): the type
@@ -703,23 +705,18 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
     if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
-    if (in_one_step && !scanner_.keyListeners(el.scanner_id, el.frame)) {
-      LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
-      // Text in one step can neither submit nor navigate: if the page heard none of it (settle
-      // asks the registry), it ran no code and there is nothing to wait for.
-      unheard_ok_ = watch_since_.has_value();
-    } else {
-      LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
-    }
-    state_.typed = {state_.last_document, el.key, el.form};
-    return typedLanded(el, text);
   }
-  if (point.status().code() == codes::kUnknownCommand) {
-    LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, clear));
-    state_.typed = {state_.last_document, el.key, el.form};
-    return std::string(" (synthetic events)");
+  // Quietly focused, nothing listens to keys or input either (the scanner asked).
+  if (point->focused || (in_one_step && !scanner_.keyListeners(el.scanner_id, el.frame))) {
+    LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
+    // Text in one step can neither submit nor navigate: if the page heard none of it (settle
+    // asks the registry), it ran no code and there is nothing to wait for.
+    unheard_ok_ = watch_since_.has_value();
+  } else {
+    LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
   }
-  return point.status();
+  state_.typed = {state_.last_document, el.key, el.form};
+  return typedLanded(el, text);
 }
 
 Result<std::string> Page::typedLanded(const Element& el, const std::string& text) {

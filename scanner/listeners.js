@@ -408,15 +408,18 @@
     }
     return false;
   }
-  on(doc, channel + '-kq', (e) => {
-    let keys = true;
+  // A question about the composed path of the event the scanner dispatches on an element:
+  // answers `<yes>` when `test(path)` holds or cannot be told (a getter that throws), else `<no>`.
+  const askPath = (question, yes, no, test) => on(doc, channel + question, (e) => {
+    let answer = true;
     try {
-      keys = keysOn(apply(composedPathOf, e, []));
+      answer = test(apply(composedPathOf, e, []));
     } catch (err) {
-      keys = true;
+      answer = true;
     }
-    fire(doc, channel + (keys ? '-keys' : '-nokeys'));
+    fire(doc, channel + (answer ? yes : no));
   });
+  askPath('-kq', '-keys', '-nokeys', keysOn);
 
   // Press question (issue 17's typing): would a listener of the page hear the focusing click on
   // the queried field (pointer and mouse events, and the selection it starts), or the keys and
@@ -424,9 +427,10 @@
   // same for the page as pressing it: the focus events are the same either way. "-lq" asks it of
   // the element the mouse is over now, for the events of the mouse leaving it. Whatever can hide
   // a listener (a registry that came late, a closed shadow root) makes it loud.
+  // (The selection's selectstart and selectionchange are the key question's.)
   const PRESS_TYPES = ['pointerover', 'pointerenter', 'pointermove', 'pointerrawupdate', 'pointerdown', 'pointerup',
     'gotpointercapture', 'lostpointercapture', 'mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup',
-    'click', 'select', 'selectstart', 'selectionchange', 'dragstart'];
+    'click', 'select', 'dragstart'];
   const LEAVE_TYPES = ['pointerout', 'pointerleave', 'mouseout', 'mouseleave'];
   const heardOnPath = (path, types) => {
     for (let i = 0; i < path.length; i++) {
@@ -434,26 +438,8 @@
     }
     return false;
   };
-  on(doc, channel + '-pq', (e) => {
-    let loud = true;
-    try {
-      const path = apply(composedPathOf, e, []);
-      loud = keysOn(path) || heardOnPath(path, PRESS_TYPES);
-    } catch (err) {
-      loud = true;
-    }
-    fire(doc, channel + (loud ? '-ploud' : '-pquiet'));
-  });
-  on(doc, channel + '-lq', (e) => {
-    let loud = true;
-    try {
-      const path = apply(composedPathOf, e, []);
-      loud = late || !path.length || heardOnPath(path, LEAVE_TYPES);
-    } catch (err) {
-      loud = true;
-    }
-    fire(doc, channel + (loud ? '-lloud' : '-lquiet'));
-  });
+  askPath('-pq', '-ploud', '-pquiet', (path) => keysOn(path) || heardOnPath(path, PRESS_TYPES));
+  askPath('-lq', '-lloud', '-lquiet', (path) => late || !path.length || heardOnPath(path, LEAVE_TYPES));
 
   // Heard (issue 17's settle): from "-tarm" to "-tq", did any event an action produces (the
   // press, the focus moving, the text going in) reach a listener of the page on its way? The

@@ -5255,7 +5255,7 @@
     const el = item.el;
     const doc = ownerDocument(el);
     const kind = editKind(el);
-    if (doc !== TOP_DOC || item.ctx.chain.length || hit !== el || (kind !== 'input' && kind !== 'textarea')) return false;
+    if (doc !== TOP_DOC || hit !== el || (kind !== 'input' && kind !== 'textarea')) return false;
     if (askRegistryFor(doc, el, 'pq', ['pquiet', 'ploud']) !== 'pquiet') return false;
     const over = hoveredElement(doc);
     // A frame under the mouse: what listens inside it (to the mouse leaving) is not known here.
