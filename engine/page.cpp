@@ -263,15 +263,22 @@ Status Page::settle() {
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result. At least 80 ms; longer when the user asks
-  // the page to stay still longer (--settle-quiet).
+  // the page to stay still longer (--settle-quiet). When no request came and the listener
+  // registry followed every piece of work the action's code scheduled (timers, frames, messages)
+  // to its end, the page's reaction is over: the spell is then the still window of an action the
+  // page ignored (--settle-quiet, two frames).
   const long long work_quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
-  const auto quietSpell = [&] {
-    scanner_.waitQuiet(work_quiet, std::min<long long>(work_quiet + 520, deadline.remaining().count()));
+  const auto quietSpell = [&](bool may_be_done) {
+    std::optional<ScannerClient::DoneSpell> done;
+    if (may_be_done) done = ScannerClient::DoneSpell{env_.settle_quiet.count(), kStillFrames};
+    auto q = scanner_.waitQuiet(work_quiet, std::min<long long>(work_quiet + 520, deadline.remaining().count()),
+                                false, done);
+    if (q.done) spdlog::debug("settle: the action's work was followed to its end; a still window after it");
   };
-  quietSpell();
+  quietSpell(since.has_value() && !network_first && !networkWork());
   if (!network_first && networkWork()) {
     waitNetwork();
-    quietSpell();
+    quietSpell(false);
   }
   return loaded;
 }

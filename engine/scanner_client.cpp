@@ -250,13 +250,18 @@ void ScannerClient::waitAnimations(long long timeout_ms) const {
   if (timeout_ms > 0) call({{"cmd", "wait_animations"}, {"timeout", timeout_ms}});
 }
 
-ScannerClient::Quiet ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms, bool animations) const {
+ScannerClient::Quiet ScannerClient::waitQuiet(long long quiet_ms, long long timeout_ms, bool animations,
+                                              std::optional<DoneSpell> done) const {
   if (timeout_ms <= 0) return {};
   json cmd = {{"cmd", "wait_quiet"}, {"quiet", quiet_ms}, {"timeout", timeout_ms}};
   if (animations) cmd["animations"] = true;
+  if (done) {
+    cmd["done_quiet"] = done->quiet_ms;
+    cmd["done_frames"] = done->frames;
+  }
   auto r = call(std::move(cmd));
   if (!r) return {};
-  return {r->value("settled", false), r->value("changes", 1) + r->value("animated", 0)};
+  return {r->value("settled", false), r->value("changes", 1) + r->value("animated", 0), r->value("done", false)};
 }
 
 ScannerClient::Upgrades ScannerClient::waitUpgrades(long long timeout_ms, long long patience_ms, int frames,

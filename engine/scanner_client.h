@@ -123,11 +123,20 @@ class ScannerClient {
   // Until the DOM has been still for quiet_ms (at most timeout_ms); with `animations`, also no
   // finite animation moving or revealing anything. `changes`: the mutations and animations seen
   // meanwhile; a failure (no answer) counts as a change.
+  // `done` (the settle after a watched action): when the listener registry says all the work the
+  // action's code scheduled was followed and has run, the spell is done->quiet_ms and
+  // done->frames animation frames instead, animations counted, and Quiet::done says so.
   struct Quiet {
     bool settled = false;
     int changes = 1;
+    bool done = false;
   };
-  Quiet waitQuiet(long long quiet_ms, long long timeout_ms, bool animations = false) const;
+  struct DoneSpell {
+    long long quiet_ms = 0;
+    int frames = 0;
+  };
+  Quiet waitQuiet(long long quiet_ms, long long timeout_ms, bool animations = false,
+                  std::optional<DoneSpell> done = std::nullopt) const;
   // Until the page's web components are defined, while definitions or loaded resources keep
   // coming (no progress for patience_ms and `frames` checks ends it), at most timeout_ms.
   // !settled: some still undefined (with `final`, the scanner stops waiting for those tags in

@@ -18,10 +18,12 @@
 //                         "<channel>-lq"   would anything on your path hear the mouse leave you?
 //   registry -> document: "<channel>-pquiet" or "<channel>-ploud", "<channel>-lquiet" or
 //                         "<channel>-lloud" (an engine then focuses such a field without the press)
-//   scanner -> document:  "<channel>-tarm" an action starts: follow the short timers it sets
-//                         "<channel>-tq"   stop collecting; registry answers "<channel>-tpending"
-//                                          or "<channel>-tnone"
+//   scanner -> document:  "<channel>-tarm" an action starts: follow the work its code schedules
+//                         "<channel>-tq"   registry answers "<channel>-tpending" or "<channel>-tnone"
 //                         "<channel>-tw"   registry answers "<channel>-tdone" when none is pending
+//                         "<channel>-wq"   registry answers "<channel>-wdone" when all the work the
+//                                          action's code scheduled was followed and has run, else
+//                                          "<channel>-wopen"
 //                         "<channel>-rq"   (after "-tq") did a listener of the page hear the
 //                                          events of the action "-tarm" started?
 //                                          registry answers "<channel>-heard" or "<channel>-unheard"
@@ -36,6 +38,8 @@
   if (!doc || typeof channel !== 'string' || !channel) return;
   // Everything used later is captured now (at document start a page has not touched anything).
   const apply = Reflect.apply;
+  const construct = Reflect.construct;
+  const reflectGet = Reflect.get;
   const getOwn = Object.getOwnPropertyDescriptor;
   const defineProp = Object.defineProperty;
   const objectCreate = Object.create;
@@ -523,17 +527,25 @@
     heardAnswer = true; // asked once per action
   });
 
-  // Short timers an action starts (issue 17's settle): a debounced filter that re-renders 300 ms
-  // after the last key (Tom Select), a menu or popup shown a moment after a click. From "-tarm"
-  // (the scanner, just before an action) to "-tq" (the engine's settle asks), every setTimeout of
-  // at most SHORT_TIMER_MS with a function, set by an event listener (window.event is the event
-  // it handles: a keystroke, the click; not a polling loop's own timer callback), is followed, and
-  // so are those its callback starts, for MAX_GENERATIONS in all (a debounce that restarts itself
-  // with the remaining wait). "-tq" answers "-tpending" or "-tnone"; "-tw" answers "-tdone" once
-  // none is pending (at once when none is). Other timers, intervals and string callbacks pass
-  // untouched.
+  // The action's work (issue 17's settle). From "-tarm" (the scanner, just before an action) on,
+  // what the page's code schedules while it handles an event (window.event is the event: the
+  // keystroke, the click, the focus moving, a message; also in the microtasks right after the
+  // listener) is followed: a setTimeout of at most SHORT_TIMER_MS with a function (a debounced
+  // filter that re-renders 300 ms after the last key, a menu shown a moment after a click), a
+  // requestAnimationFrame or requestIdleCallback, a message on a MessageChannel port (React's
+  // scheduler); so is what their callbacks schedule, for MAX_GENERATIONS in all (a message's
+  // handler is a listener again). Each is pending until its callback has run (or it is cleared).
+  // Work the registry cannot follow makes the action's work open: a longer timer, an interval, a
+  // string callback, a chain past MAX_GENERATIONS or MAX_FOLLOWED, a frame asked for in a hidden
+  // tab, a message to a window, worker, socket or a port it did not see made, scheduler.postTask. A page's own polling loop (its timer
+  // set by its timer callback, not by a listener) is neither.
+  //   "-tq"  ends the heard question; answers "-tpending" or "-tnone"
+  //   "-tw"  answers "-tdone" once none is pending (at once when none is)
+  //   "-wq"  answers "-wdone" when all the action's work was followed and has run, else "-wopen"
+  //          (a registry that came late cannot know what the page captured before it: open)
   const SHORT_TIMER_MS = 750;
   const MAX_GENERATIONS = 3;
+  const MAX_FOLLOWED = 64;
   const eventOf = (() => {
     const d = getOwn(W, 'event') || (W.Window && getOwn(W.Window.prototype, 'event'));
     return d && typeof d.get === 'function' ? d.get : null;
@@ -545,29 +557,84 @@
       return false;
     }
   };
-  let collecting = false;
+  let armed = false; // an action was armed (its work is followed until the next one)
   let generation = 0; // inside a followed callback: its generation
-  let pending = createNull(); // timer id -> 1
+  let pending = createNull(); // key ("t" timer id, "f" frame id, "i" idle id, "m" message n) -> 1
   let pendingCount = 0;
-  let waited = false; // a "-tw" is waiting for the last pending timer
-  const drop = (id) => {
-    if (typeof id !== 'number' || pending[id] !== 1) return;
-    delete pending[id];
+  let followed = 0; // callbacks followed for this action
+  let open = false; // the action's code scheduled work that is not followed
+  let messages = 0;
+  let waited = false; // a "-tw" is waiting for the last pending callback
+  const track = (key) => {
+    if (pending[key] === 1) return;
+    pending[key] = 1;
+    pendingCount++;
+  };
+  const drop = (key) => {
+    if (pending[key] !== 1) return;
+    delete pending[key];
     pendingCount--;
     if (waited && pendingCount === 0) {
       waited = false;
       fire(doc, channel + '-tdone');
     }
   };
-  const replaceGlobal = (name, handler) => {
-    const fn = W[name];
-    if (typeof fn !== 'function') return;
-    const wrapped = new ProxyC(fn, { apply: handler });
-    // Chromium keeps the timer functions on the window itself; others on Window.prototype.
-    const owner = getOwn(W, name) ? W : (W.Window && W.Window.prototype);
+  // The generation work scheduled now gets when it is the action's (0: it is not, or it is open).
+  const scheduling = () => {
+    if (!armed || (generation === 0 && !inListener())) return 0;
+    if (generation >= MAX_GENERATIONS || followed >= MAX_FOLLOWED) {
+      open = true;
+      return 0;
+    }
+    followed++;
+    return generation + 1;
+  };
+  // A scanner in the page's own world (WebDriver) reads the original under this name: its own
+  // timers and frames are not the page's work. A page does not know the name (the channel).
+  const ORIGINAL = channel + '-original';
+  const replaceGlobal = (owner, name, handler) => {
     const d = owner ? getOwn(owner, name) : null;
-    if (!d || d.value !== fn || !d.configurable) return;
-    defineProp(owner, name, { value: wrapped, writable: d.writable, enumerable: d.enumerable, configurable: true });
+    if (!d || typeof d.value !== 'function' || !d.configurable) return;
+    const get = (target, key, receiver) => (key === ORIGINAL ? target : apply(reflectGet, null, [target, key, receiver]));
+    defineProp(owner, name, { value: new ProxyC(d.value, { apply: handler, get }), writable: d.writable,
+      enumerable: d.enumerable, configurable: true });
+  };
+  // Chromium keeps the timer functions on the window itself; others on Window.prototype.
+  const globalOwner = (name) => (getOwn(W, name) ? W : (W.Window && W.Window.prototype));
+  // Calls the original with a wrapper of the callback args[0], pending under `prefix` + the id
+  // the original returns, that runs the callback as generation `mine`, then drops it.
+  const followCall = (target, self, args, prefix, mine) => {
+    const fn = args[0];
+    let key = '';
+    const copy = [function () {
+      const outer = generation;
+      generation = mine;
+      try {
+        return apply(fn, this, arguments);
+      } finally {
+        generation = outer;
+        drop(key); // after what the callback scheduled is pending in its turn
+      }
+    }];
+    for (let i = 1; i < args.length; i++) copy[i] = args[i];
+    const id = apply(target, self, copy);
+    if (typeof id === 'number') {
+      key = prefix + id;
+      track(key);
+    }
+    return id;
+  };
+  const clearing = (prefix) => (target, self, args) => {
+    try {
+      drop(prefix + args[0]);
+    } catch (e) {
+      // never in the page's way
+    }
+    return apply(target, self, args);
+  };
+  const opening = (target, self, args) => {
+    if (scheduling()) open = true;
+    return apply(target, self, args);
   };
   // Only in the top document, where the engine watches actions: a frame's timers are left alone
   // (the scanner may borrow the builtins of a blank frame it then removes, and a timer set
@@ -578,59 +645,123 @@
   } catch (e) {
     top = false;
   }
-  if (top) replaceGlobal('setTimeout', (target, self, args) => {
-    const fn = args[0];
-    const delay = args[1];
-    const follow = typeof fn === 'function' && (delay === undefined || (typeof delay === 'number' && delay <= SHORT_TIMER_MS)) &&
-      (generation > 0 ? generation < MAX_GENERATIONS : collecting && inListener());
-    if (!follow) return apply(target, self, args);
-    const mine = generation + 1;
-    let id = 0;
-    const copy = [function () {
-      drop(id);
-      const outer = generation;
-      generation = mine;
-      try {
-        return apply(fn, this, arguments);
-      } finally {
-        generation = outer;
-      }
-    }];
-    for (let i = 1; i < args.length; i++) copy[i] = args[i];
-    id = apply(target, self, copy);
-    if (typeof id === 'number' && pending[id] !== 1) {
-      pending[id] = 1;
-      pendingCount++;
-    }
-    return id;
-  });
-  const cleared = (target, self, args) => {
-    try {
-      drop(args[0]);
-    } catch (e) {
-      // never in the page's way
-    }
-    return apply(target, self, args);
-  };
   if (top) {
-    replaceGlobal('clearTimeout', cleared);
-    replaceGlobal('clearInterval', cleared);
+    replaceGlobal(globalOwner('setTimeout'), 'setTimeout', (target, self, args) => {
+      const mine = scheduling();
+      if (!mine) return apply(target, self, args);
+      const delay = args[1];
+      if (typeof args[0] !== 'function' || !(delay === undefined || (typeof delay === 'number' && delay <= SHORT_TIMER_MS))) {
+        open = true;
+        return apply(target, self, args);
+      }
+      return followCall(target, self, args, 't', mine);
+    });
+    replaceGlobal(globalOwner('setInterval'), 'setInterval', opening);
+    replaceGlobal(globalOwner('clearTimeout'), 'clearTimeout', clearing('t'));
+    replaceGlobal(globalOwner('clearInterval'), 'clearInterval', clearing('t'));
+    // A hidden tab draws no frames: a frame asked for there is open, not pending until it comes.
+    const visibilityOf = W.Document && getOwn(W.Document.prototype, 'visibilityState')
+      ? getOwn(W.Document.prototype, 'visibilityState').get : null;
+    const drawn = () => {
+      try {
+        return !visibilityOf || apply(visibilityOf, doc, []) === 'visible';
+      } catch (e) {
+        return false;
+      }
+    };
+    const framed = (prefix) => (target, self, args) => {
+      const mine = scheduling();
+      if (!mine || typeof args[0] !== 'function') return apply(target, self, args);
+      if (prefix === 'f' && !drawn()) {
+        open = true;
+        return apply(target, self, args);
+      }
+      return followCall(target, self, args, prefix, mine);
+    };
+    replaceGlobal(globalOwner('requestAnimationFrame'), 'requestAnimationFrame', framed('f'));
+    replaceGlobal(globalOwner('cancelAnimationFrame'), 'cancelAnimationFrame', clearing('f'));
+    replaceGlobal(globalOwner('requestIdleCallback'), 'requestIdleCallback', framed('i'));
+    replaceGlobal(globalOwner('cancelIdleCallback'), 'cancelIdleCallback', clearing('i'));
+    replaceGlobal(globalOwner('postMessage'), 'postMessage', opening);
+    const protoOf = (C) => (typeof C === 'function' ? C.prototype : null);
+    replaceGlobal(protoOf(W.Worker), 'postMessage', opening);
+    replaceGlobal(protoOf(W.BroadcastChannel), 'postMessage', opening);
+    replaceGlobal(protoOf(W.WebSocket), 'send', opening);
+    replaceGlobal(protoOf(W.Scheduler), 'postTask', opening);
+    // A MessageChannel's ports: the registry knows each port's partner (it wraps the constructor)
+    // and listens on the receiving port, after the page's own handler, for the messages it saw
+    // posted (in order: those posted outside the action's code too).
+    const MC = W.MessageChannel;
+    const MP = protoOf(W.MessagePort);
+    const port1Of = MC && getOwn(MC.prototype, 'port1') ? getOwn(MC.prototype, 'port1').get : null;
+    const port2Of = MC && getOwn(MC.prototype, 'port2') ? getOwn(MC.prototype, 'port2').get : null;
+    const mcd = getOwn(W, 'MessageChannel');
+    if (MP && port1Of && port2Of && mcd && mcd.value === MC && mcd.configurable) {
+      const partners = new WeakMapC();
+      const queues = new WeakMapC(); // receiving port -> [pending key or "" per message on its way]
+      defineProp(W, 'MessageChannel', { value: new ProxyC(MC, {
+        construct(target, args, newTarget) {
+          const made = construct(target, args, newTarget);
+          try {
+            const a = apply(port1Of, made, []);
+            const b = apply(port2Of, made, []);
+            apply(wmSet, partners, [a, b]);
+            apply(wmSet, partners, [b, a]);
+          } catch (e) {
+            // never in the page's way
+          }
+          return made;
+        },
+      }), writable: mcd.writable, enumerable: mcd.enumerable, configurable: true });
+      replaceGlobal(MP, 'postMessage', (target, self, args) => {
+        const mine = scheduling();
+        let to;
+        let queue;
+        try {
+          to = apply(wmGet, partners, [self]);
+          queue = to ? apply(wmGet, queues, [to]) : undefined;
+        } catch (e) {
+          to = undefined;
+        }
+        if (mine && !to) open = true;
+        const result = apply(target, self, args);
+        if (mine && to && !queue) {
+          const q = [];
+          queue = q;
+          apply(wmSet, queues, [to, q]);
+          apply(addOriginal, to, ['message', () => {
+            const key = q.shift();
+            if (key) drop(key);
+          }, false]);
+        }
+        if (queue) {
+          const key = mine && to ? 'm' + ++messages : '';
+          if (key) track(key);
+          queue[queue.length] = key;
+        }
+        return result;
+      });
+    }
   }
   on(doc, channel + '-tarm', () => {
     heardArmed = true;
     heard = focusInFrame();
-    collecting = true;
+    armed = true;
     pending = createNull();
     pendingCount = 0;
+    followed = 0;
+    open = false;
     waited = false;
   });
   on(doc, channel + '-tq', () => {
     endHeard();
-    collecting = false;
     fire(doc, channel + (pendingCount > 0 ? '-tpending' : '-tnone'));
   });
   on(doc, channel + '-tw', () => {
     if (pendingCount === 0) fire(doc, channel + '-tdone');
     else waited = true;
+  });
+  on(doc, channel + '-wq', () => {
+    fire(doc, channel + (!late && armed && !open && pendingCount === 0 ? '-wdone' : '-wopen'));
   });
 })

@@ -133,6 +133,18 @@
       return (o, v) => { o[name] = v; };
     };
     const bindTo = (fn, self) => (fn ? apply(fnBind, fn, [self]) : null);
+    // A scheduling function the listener registry wraps (a scanner in the page's own world, as
+    // WebDriver runs it) gives its original: the scanner's own timers and frames are not the
+    // page's work for the registry to follow.
+    const unfollowed = (fn) => {
+      try {
+        const c = G.__lemmascope_channel;
+        const o = typeof c === 'string' && c && fn ? fn[c + '-original'] : undefined;
+        return typeof o === 'function' ? o : fn;
+      } catch (e) {
+        return fn;
+      }
+    };
     const W = realm;
     const D = W.Document.prototype;
     const E = W.Element.prototype;
@@ -185,9 +197,9 @@
       MainFunction: G.Function,
       cssEscape: W.CSS && W.CSS.escape ? W.CSS.escape : null,
       now: W.performance && W.performance.now ? bindTo(W.performance.now, G.performance) : W.Date.now,
-      setTimeout: bindTo(W.setTimeout, G),
-      clearTimeout: bindTo(W.clearTimeout, G),
-      requestAnimationFrame: bindTo(W.requestAnimationFrame, G),
+      setTimeout: bindTo(unfollowed(W.setTimeout), G),
+      clearTimeout: bindTo(unfollowed(W.clearTimeout), G),
+      requestAnimationFrame: bindTo(unfollowed(W.requestAnimationFrame), G),
       getComputedStyle: uncurry(W.getComputedStyle),
       MutationObserver: W.MutationObserver,
       moObserve: method(MO, 'observe'), moDisconnect: method(MO, 'disconnect'),
@@ -6594,14 +6606,20 @@
   // the still spell starts when it ends (a backdrop fades in, its end shows the modal, which fades
   // in: Bootstrap's chain shows no mutation for 150 ms in the middle).
 
+  // With `done_quiet`: when the listener registry says every piece of work the watched action's
+  // code scheduled was followed and has run ("-wq"), what it changed is all there is: the spell
+  // is then `done_quiet` ms and `done_frames` frames, animations counted (the still window after
+  // an action the page ignored), and the answer says `done`.
+
   function cmdWaitQuiet(cmd) {
-    const quiet = countParam(cmd, 'quiet', 80);
+    const workDone = param(cmd, 'done_quiet', null) !== null && askTopRegistry('wq', ['wdone', 'wopen']) === 'wdone';
+    const quiet = workDone ? countParam(cmd, 'done_quiet', 20) : countParam(cmd, 'quiet', 80);
     const timeout = countParam(cmd, 'timeout', 600);
-    const animations = param(cmd, 'animations', false) === true;
+    const animations = workDone || param(cmd, 'animations', false) === true;
     // `frames`: the spell also spans this many animation frames, so a reaction the page makes in
     // its next frame (requestAnimationFrame, a transition started by a style change) is seen
     // however slowly a loaded machine draws. A hidden tab draws none: then `quiet` + 50 ms.
-    const frames = countParam(cmd, 'frames', 0);
+    const frames = workDone ? countParam(cmd, 'done_frames', 0) : countParam(cmd, 'frames', 0);
     const t0 = now();
     return new B.Promise((resolve) => {
       let done = false;
@@ -6619,7 +6637,9 @@
         B.clearTimeout(fallback);
         B.clearTimeout(cap);
         if (mo) moDisconnect(mo);
-        resolve({ settled, changes, animated, waited_ms: round(now() - t0) });
+        const answer = { settled, changes, animated, waited_ms: round(now() - t0) };
+        if (workDone) answer.done = true;
+        resolve(answer);
       };
       const still = () => {
         const running = animations ? finiteAnimations(movesOrShows) : [];

@@ -159,11 +159,13 @@ test('watched with unheard_ok: no still window only when no listener of the page
   else if (LATE_REGISTRY === 'sometimes') assert.ok(safeSide || precise, JSON.stringify(plain));
   else assert.ok(precise, JSON.stringify(plain));
   assert.strictEqual(await t.evalTest('() => document.getElementById("plain").value'), 'abc');
-  // A mousedown listener that draws a hint in the next frame: heard, so the still window runs and
-  // sees the hint (a listener for the focus is heard the same way; the extension's script mode
-  // cannot always give a synthesized focus its events).
+  // A mousedown listener that draws a hint in the next frame: heard, and the frame it asked for is
+  // followed (pending: the engine waits for it, as here), or the still window sees the hint (a
+  // listener for the focus is heard the same way; the extension's script mode cannot always give
+  // a synthesized focus its events).
   const focused = await typeWatched(t, 'Hinted');
-  assert.ok(!focused.unheard && focused.changes + (focused.still ? focused.still.changes : 0) >= 1, JSON.stringify(focused));
+  assert.ok(!focused.unheard && (focused.timers || focused.changes + (focused.still ? focused.still.changes : 0) >= 1), JSON.stringify(focused));
+  if (focused.timers) assert.strictEqual((await ok(t, { cmd: 'wait_timers', timeout: 3000 })).settled, true);
   assert.strictEqual(await pageText(t, '#hint'), 'Hinted has the focus');
   // The field the focus leaves listens to blur: heard. The extension's script mode cannot always
   // give a synthesized focus its events (a tab without the window's focus): where the blur never
@@ -226,6 +228,38 @@ test('wait_timers: the short timers an action starts are waited for, a polling l
   assert.ok(!later.timers, JSON.stringify(later));
   assert.strictEqual((await ok(t, { cmd: 'wait_timers', timeout: 3000 })).settled, true);
   assert.strictEqual(await pageText(t, '#reminder'), '');
+});
+
+test('wait_quiet with done_quiet: the short spell only when the action\'s work was followed to its end', async () => {
+  const t = await open('work.html');
+  const s = await ok(t, { cmd: 'scan' });
+  // The engine's settle after a click: watched, wait_timers, then the spell.
+  const clickAndSettle = async (text) => {
+    const p = await ok(t, { cmd: 'point', id: byText(s, text), watch: true });
+    await t.click(p.x, p.y);
+    await ok(t, { cmd: 'watched' });
+    const timers = await ok(t, { cmd: 'wait_timers', timeout: 3000 });
+    const spell = await ok(t, { cmd: 'wait_quiet', quiet: 80, done_quiet: 5, done_frames: 2, timeout: 3000 });
+    return { timers, spell, out: await pageText(t, '#out') };
+  };
+  // Followed to the end: what the page shows once the timers are waited for is its last word.
+  for (const [text, shown] of [['Now', 'now'], ['By message', 'message drawn'], ['In two frames', 'two frames'],
+    ['After a promise', 'after a promise']]) {
+    const r = await clickAndSettle(text);
+    assert.strictEqual(r.out, shown, `${text}: ${JSON.stringify(r)}`);
+    assert.strictEqual(r.timers.settled, true, `${text}: ${JSON.stringify(r)}`);
+    // A registry that came late cannot know what the page captured before it: never done.
+    if (LATE_REGISTRY === true) assert.ok(!r.spell.done, `${text}: ${JSON.stringify(r)}`);
+    else if (LATE_REGISTRY !== 'sometimes') assert.strictEqual(r.spell.done, true, `${text}: ${JSON.stringify(r)}`);
+  }
+  // Work it cannot follow to its end: the long spell, everywhere.
+  for (const text of ['Frame loop', 'In a second', 'Every 20 ms', 'By window message']) {
+    const r = await clickAndSettle(text);
+    assert.ok(!r.spell.done, `${text}: ${JSON.stringify(r)}`);
+  }
+  // Without done_quiet the spell is as asked, whatever the registry knows.
+  await clickAndSettle('Now');
+  assert.ok(!(await ok(t, { cmd: 'wait_quiet', quiet: 5, timeout: 1000 })).done);
 });
 
 /**
@@ -797,6 +831,11 @@ test('listener registry: late and removed listeners, invisible to the page, robu
   assert.deepStrictEqual([probe.addName, probe.addLength, probe.addNative, probe.removeNative, probe.onclickNative],
     ['addEventListener', 2, true, true, true], 'the wrapped functions look native');
   assert.deepStrictEqual([probe.timers, probe.timersNative], ['setTimeout,1,clearTimeout', true], 'so do the timer functions');
+  assert.deepStrictEqual([probe.workNative, probe.workNames], [true, 'requestAnimationFrame,MessageChannel,0,postMessage'],
+    'and the frame, idle and message functions');
+  assert.strictEqual(probe.channel, true, 'a MessageChannel is made as before');
+  await ok(t, { cmd: 'wait_for', condition: 'exists', selector: '#message:not(:empty)', timeout: 5000 });
+  assert.strictEqual(await pageText(t, '#message'), 'delivered', 'and its messages arrive');
   assert.strictEqual(probe.attachShadowNative, true, 'and attachShadow');
   const known = ['addEventListener', 'constructor', 'dispatchEvent', 'removeEventListener', 'when'];
   assert.deepStrictEqual(probe.expandos.split(',').filter((k) => !known.includes(k)), [], 'nothing added to EventTarget.prototype');

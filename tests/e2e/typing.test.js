@@ -125,6 +125,25 @@ test('the quiet window after work is configurable: a reaction in steps lscope ca
   assert.match(clicked, /Counted 42 orders/, clicked);
 });
 
+test("a reaction followed to its end gets the short still window; one lscope cannot follow, the quiet window after work", async () => {
+  // "Refresh totals" renders from a MessageChannel message (React's scheduler) in the next frame,
+  // "Archive orders" from a timer set in a promise callback: the listener registry follows both to
+  // their end, and the response comes a still window after it. "Check status" ticks from an
+  // interval, which it does not follow: the quiet window after work waits for the last tick. Every
+  // response shows the page's last step.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/settle.html\nclick "Refresh totals"\nclick "Archive orders"\nclick "Check status"\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const clicks = r.stdout.split(/\n(?=ok |error )/).filter((b) => b.startsWith('ok click'));
+  assert.equal(clicks.length, 3, r.stdout);
+  assert.match(clicks[0], /Totals refreshed: 3 orders, 120 EUR/, clicks[0]);
+  assert.match(clicks[1], /Archived 3 orders/, clicks[1]);
+  assert.match(clicks[2], /Status checked 3 times/, clicks[2]);
+  const followed = r.stderr.split('\n').filter((l) => l.includes("the action's work was followed to its end")).length;
+  assert.equal(followed, 2, 'the two followed reactions, not the interval');
+});
+
 test('Enter after typing into a field nothing hears: the response waits for the form it submits', async () => {
   // The text goes in unheard, but Enter submits the form: the action is no longer one the page
   // cannot react to, so the still window and the navigation are waited for.
