@@ -416,7 +416,7 @@ int main(int argc, char** argv) {
   app.add_flag("--headed", o.headed, "show the browser window");
   app.add_option("--timeout", o.timeout_s, "seconds per command (default 30)");
   app.add_option("--settle-quiet", o.settle_quiet_ms,
-                 "ms the page must stay still (no DOM change, no request) after an action before lscope answers, and at least two animation frames (default 20); after an action that started work, the DOM still at least this long and at least 80 ms")
+                 "ms the page must stay still (no DOM change, no request) after an action before lscope answers, and at least two animation frames (default 20); after an action that started work lscope cannot follow to its end (requests, intervals, loops), the DOM still at least this long and at least 80 ms")
       ->check(CLI::Range(1, 10000));
   app.add_flag("--strict", o.strict, "fail on ambiguous targets instead of choosing");
   app.add_option("--secrets", o.secrets_file, "name=value lines; tools take \"secret:name\" instead of a value");
