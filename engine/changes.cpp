@@ -19,12 +19,19 @@ std::string shownValue(const Element& e) {
   return e.isSensitive() && !e.value->empty() ? kMask : *e.value;
 }
 
-// What changed about one element, e.g. `value "a" → "b"`, `checked`, `disabled`.
+// What changed about one element, e.g. `value "a" → "b"`, `checked`, `disabled`, `selected`.
 std::vector<std::string> elementDelta(const Element& a, const Element& b) {
   std::vector<std::string> out;
   if (a.text != b.text) out.push_back("text " + quote(a.text) + " → " + quote(b.text));
   if (shownValue(a) != shownValue(b)) out.push_back("value " + quote(shownValue(b)));
   if (stateWord(a) != stateWord(b)) out.push_back(stateWord(b));
+  // A tab opened, a menu or accordion expanded (scanner-protocol §4.3's modifiers, with these two).
+  if (a.hasModifier("selected") != b.hasModifier("selected")) {
+    out.push_back(b.hasModifier("selected") ? "selected" : "not selected");
+  }
+  if (a.hasModifier("expanded") != b.hasModifier("expanded")) {
+    out.push_back(b.hasModifier("expanded") ? "expanded" : "collapsed");
+  }
   if (a.enabled != b.enabled) out.push_back(b.enabled ? "enabled" : "disabled");
   if (a.visible != b.visible) out.push_back(b.visible ? "shown" : "hidden");
   return out;

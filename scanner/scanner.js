@@ -3612,8 +3612,17 @@
     if (item.primary) push(out, 'primary');
     if (st.checked === true) push(out, 'checked');
     if (st.checked === false) push(out, 'unchecked');
+    // What an ARIA widget shows a person besides the check: the tab that is open, the chosen
+    // option, the menu, accordion or combobox that is open (an open <details>' summary too).
+    if (t['aria-selected'] === 'true') push(out, 'selected');
+    if (t['aria-expanded'] === 'true' || openSummary(item.el)) push(out, 'expanded');
     if (st.focused) push(out, 'focused');
     return out;
+  }
+
+  function openSummary(el) {
+    const parent = tagOf(el) === 'summary' ? parentElement(el) : null;
+    return !!parent && tagOf(parent) === 'details' && hasAttribute(parent, 'open');
   }
 
   // A frame a browser extension put into the page (a password manager's menu, a translator's

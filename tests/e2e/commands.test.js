@@ -341,6 +341,28 @@ describe('change reports', () => {
   });
 });
 
+describe('the state a widget shows', () => {
+  it('the open tab, the expanded accordion section and menu are listed, and a click that changes them says so', async () => {
+    // ARIA tabs whose panels hold only text: which tab is open is all that changes in the list.
+    let page = await ok('goto', { url: `${site.base}/widgets.html` });
+    assert.match(page, /\[\d+\] tab "Profile" \{selected\}/);
+    assert.match(page, /\[\d+\] tab "Billing"\n/);
+    let clicked = await ok('click', { target: 'Billing' });
+    assert.match(clicked, /~ \[\d+\] tab "Billing": selected/, clicked);
+    assert.match(clicked, /~ \[\d+\] tab "Profile": not selected/, clicked);
+    // Bootstrap's accordion (one section open at a time) and its dropdown, from npm.
+    page = await ok('goto', { url: `${site.base}/corpus/reach/bs-collapse.html` });
+    assert.match(page, /\[\d+\] button "Shipping" \{expanded\}/);
+    clicked = await ok('click', { target: 'Payment' });
+    assert.match(clicked, /~ \[\d+\] button "Payment": expanded/, clicked);
+    assert.match(clicked, /~ \[\d+\] button "Shipping": collapsed/, clicked);
+    await ok('goto', { url: `${site.base}/corpus/reach/bs-dropdown.html` });
+    clicked = await ok('click', { target: 'Sort by' });
+    assert.match(clicked, /~ \[\d+\] button "Sort by": expanded/, clicked);
+    assert.match(clicked, /\+ \[\d+\] button "Newest"/, clicked);
+  });
+});
+
 describe('the answer waits for the work an action starts', () => {
   it('a request, two in a row, one started a moment later, a panel fading in; nothing', async () => {
     await ok('goto', { url: `${site.base}/settle.html` });
