@@ -25,12 +25,12 @@ std::vector<std::string> elementDelta(const Element& a, const Element& b) {
   if (a.text != b.text) out.push_back("text " + quote(a.text) + " → " + quote(b.text));
   if (shownValue(a) != shownValue(b)) out.push_back("value " + quote(shownValue(b)));
   if (stateWord(a) != stateWord(b)) out.push_back(stateWord(b));
-  // A tab opened, a menu or accordion expanded (scanner-protocol §4.3's modifiers, with these two).
-  if (a.hasModifier("selected") != b.hasModifier("selected")) {
-    out.push_back(b.hasModifier("selected") ? "selected" : "not selected");
-  }
-  if (a.hasModifier("expanded") != b.hasModifier("expanded")) {
-    out.push_back(b.hasModifier("expanded") ? "expanded" : "collapsed");
+  // A tab opened, a menu or accordion expanded (scanner-protocol §4.3's modifiers, with these two):
+  // the modifier, then the words for it coming and going.
+  static const char* const kStates[][3] = {{"selected", "selected", "not selected"},
+                                           {"expanded", "expanded", "collapsed"}};
+  for (const auto& s : kStates) {
+    if (a.hasModifier(s[0]) != b.hasModifier(s[0])) out.push_back(b.hasModifier(s[0]) ? s[1] : s[2]);
   }
   if (a.enabled != b.enabled) out.push_back(b.enabled ? "enabled" : "disabled");
   if (a.visible != b.visible) out.push_back(b.visible ? "shown" : "hidden");

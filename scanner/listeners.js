@@ -537,8 +537,8 @@
   // handler is a listener again). Each is pending until its callback has run (or it is cleared).
   // Work the registry cannot follow makes the action's work open: a longer timer, an interval, a
   // string callback, a chain past MAX_GENERATIONS or MAX_FOLLOWED, a frame asked for in a hidden
-  // tab, a message to a window, worker, socket or a port it did not see made, scheduler.postTask. A page's own polling loop (its timer
-  // set by its timer callback, not by a listener) is neither.
+  // tab, a message to a window, worker, socket or a port it did not see made, scheduler.postTask.
+  // A page's own polling loop (its timer set by its timer callback, not by a listener) is neither.
   //   "-tq"  ends the heard question; answers "-tpending" or "-tnone"
   //   "-tw"  answers "-tdone" once none is pending (at once when none is)
   //   "-wq"  answers "-wdone" when all the action's work was followed and has run, else "-wopen"
@@ -669,18 +669,19 @@
         return false;
       }
     };
-    const framed = (prefix) => (target, self, args) => {
+    // A callback that comes when `comes()` (else the work is open).
+    const later = (prefix, comes) => (target, self, args) => {
       const mine = scheduling();
       if (!mine || typeof args[0] !== 'function') return apply(target, self, args);
-      if (prefix === 'f' && !drawn()) {
+      if (!comes()) {
         open = true;
         return apply(target, self, args);
       }
       return followCall(target, self, args, prefix, mine);
     };
-    replaceGlobal(globalOwner('requestAnimationFrame'), 'requestAnimationFrame', framed('f'));
+    replaceGlobal(globalOwner('requestAnimationFrame'), 'requestAnimationFrame', later('f', drawn));
     replaceGlobal(globalOwner('cancelAnimationFrame'), 'cancelAnimationFrame', clearing('f'));
-    replaceGlobal(globalOwner('requestIdleCallback'), 'requestIdleCallback', framed('i'));
+    replaceGlobal(globalOwner('requestIdleCallback'), 'requestIdleCallback', later('i', () => true));
     replaceGlobal(globalOwner('cancelIdleCallback'), 'cancelIdleCallback', clearing('i'));
     replaceGlobal(globalOwner('postMessage'), 'postMessage', opening);
     const protoOf = (C) => (typeof C === 'function' ? C.prototype : null);
@@ -713,18 +714,13 @@
           return made;
         },
       }), writable: mcd.writable, enumerable: mcd.enumerable, configurable: true });
+      // (WeakMap's get answers undefined for anything that is not a port it holds.)
       replaceGlobal(MP, 'postMessage', (target, self, args) => {
         const mine = scheduling();
-        let to;
-        let queue;
-        try {
-          to = apply(wmGet, partners, [self]);
-          queue = to ? apply(wmGet, queues, [to]) : undefined;
-        } catch (e) {
-          to = undefined;
-        }
+        const to = apply(wmGet, partners, [self]);
         if (mine && !to) open = true;
         const result = apply(target, self, args);
+        let queue = to ? apply(wmGet, queues, [to]) : undefined;
         if (mine && to && !queue) {
           const q = [];
           queue = q;
@@ -735,7 +731,7 @@
           }, false]);
         }
         if (queue) {
-          const key = mine && to ? 'm' + ++messages : '';
+          const key = mine ? 'm' + ++messages : '';
           if (key) track(key);
           queue[queue.length] = key;
         }
