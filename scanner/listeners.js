@@ -480,6 +480,16 @@
     }
   }
   const strIncludes = String.prototype.includes;
+  const hostOf = W.ShadowRoot && getOwn(W.ShadowRoot.prototype, 'host') ? getOwn(W.ShadowRoot.prototype, 'host').get : null;
+  const isShadowRoot = (node) => {
+    if (!hostOf) return false;
+    try {
+      apply(hostOf, node, []); // throws for anything but a shadow root
+      return true;
+    } catch (e) {
+      return false;
+    }
+  };
   // A node whose own listeners (or inner ones, past a closed root) may hear an event of `type`.
   function hears(node, type) {
     const types = apply(wmGet, listenedTypes, [node]);
@@ -504,14 +514,34 @@
   };
   let heardArmed = false;
   let heard = false;
+  // The path is walked from the window down. Below a shadow root (its nodes come before it in the
+  // path) a listener runs with window.event undefined (DOM's "invocation target in shadow tree"),
+  // as do those behind a closed root: what they schedule cannot be told from the page's own
+  // work, so a listener there that hears the event makes the action's work open (below).
   const listenHeard = (e) => {
-    if (!heardArmed || heard) return;
+    if (!heardArmed) return;
+    // An event dispatched by a script (the extension's script mode, the page's own dispatch):
+    // the code after an await in its listeners runs once the dispatch has returned, with no
+    // window.event; what it schedules until the next task is the action's too.
+    if (!e.isTrusted) linger(0);
+    if (heard && open) return;
     try {
       const path = apply(composedPathOf, e, []);
       const type = e.type;
-      for (let i = 0; i < path.length && !heard; i++) if (hears(path[i], type)) heard = true;
+      let shadow = false;
+      for (let i = path.length - 1; i >= 0; i--) {
+        const node = path[i];
+        if (!shadow && isShadowRoot(node)) shadow = true;
+        if (!hears(node, type)) continue;
+        heard = true;
+        if (shadow || apply(wmGet, closedHosts, [node])) {
+          open = true;
+          return;
+        }
+      }
     } catch (err) {
       heard = true; // a getter that throws: unknown
+      open = true;
     }
   };
   for (let i = 0; i < HEARD_TYPES.length; i++) on(W, HEARD_TYPES[i], listenHeard);
@@ -533,11 +563,19 @@
   // listener) is followed: a setTimeout of at most SHORT_TIMER_MS with a function (a debounced
   // filter that re-renders 300 ms after the last key, a menu shown a moment after a click), a
   // requestAnimationFrame or requestIdleCallback, a message on a MessageChannel port (React's
-  // scheduler); so is what their callbacks schedule, for MAX_GENERATIONS in all (a message's
-  // handler is a listener again). Each is pending until its callback has run (or it is cleared).
+  // scheduler). So is what their callbacks schedule, and the code after an `await` in them (it
+  // runs once the callback has returned: until the next task, what is scheduled is the callback's
+  // work, "lingering"). Generations: what a listener schedules is the first, without limit (a
+  // debounced field clears and sets a timer per key); what a callback of generation g schedules
+  // is g + 1, up to MAX_GENERATIONS; a message's handler is of its post's generation (React's
+  // scheduler posts the next chunk of work from each one). All but the first count against
+  // MAX_FOLLOWED. Each is pending until its callback has run (or it is cleared).
   // Work the registry cannot follow makes the action's work open: a longer timer, an interval, a
   // string callback, a chain past MAX_GENERATIONS or MAX_FOLLOWED, a frame asked for in a hidden
-  // tab, a message to a window, worker, socket or a port it did not see made, scheduler.postTask.
+  // tab, a message to a window, worker, service worker, socket, or a port it did not see made (or
+  // whose partner went elsewhere), scheduler.postTask and scheduler.yield, a listener in a shadow
+  // tree hearing the action (window.event is undefined there: see listenHeard), the focus in a
+  // frame when the action starts (the frame's listeners are not this window's).
   // A page's own polling loop (its timer set by its timer callback, not by a listener) is neither.
   //   "-tq"  ends the heard question; answers "-tpending" or "-tnone"
   //   "-tw"  answers "-tdone" once none is pending (at once when none is)
@@ -550,21 +588,26 @@
     const d = getOwn(W, 'event') || (W.Window && getOwn(W.Window.prototype, 'event'));
     return d && typeof d.get === 'function' ? d.get : null;
   })();
-  const inListener = () => {
+  const targetOf = getOwn(W.Event.prototype, 'target').get;
+  const currentEvent = () => {
     try {
-      return !!eventOf && apply(eventOf, W, []) !== undefined;
+      return eventOf ? apply(eventOf, W, []) : undefined;
     } catch (e) {
-      return false;
+      return undefined;
     }
   };
   let armed = false; // an action was armed (its work is followed until the next one)
   let generation = 0; // inside a followed callback: its generation
+  let lingering = 0; // after a followed callback (or a script's dispatch) until the next task: its generation + 1
   let pending = createNull(); // key ("t" timer id, "f" frame id, "i" idle id, "m" message n) -> 1
   let pendingCount = 0;
-  let followed = 0; // callbacks followed for this action
+  let followed = 0; // callbacks of the second generation on, followed for this action
   let open = false; // the action's code scheduled work that is not followed
   let messages = 0;
   let waited = false; // a "-tw" is waiting for the last pending callback
+  // Receiving MessagePort -> [{key, gen}, ...]: the messages on their way to it, in order, since
+  // the first one posted (key "" when the message is not the action's work).
+  const queues = new WeakMapC();
   const track = (key) => {
     if (pending[key] === 1) return;
     pending[key] = 1;
@@ -574,23 +617,57 @@
     if (pending[key] !== 1) return;
     delete pending[key];
     pendingCount--;
-    if (waited && pendingCount === 0) {
-      waited = false;
-      fire(doc, channel + '-tdone');
+    doneYet();
+  };
+  // Tells a waiting "-tw" when nothing is pending and no callback's code is lingering.
+  const doneYet = () => {
+    if (!waited || pendingCount > 0 || lingering) return;
+    waited = false;
+    fire(doc, channel + '-tdone');
+  };
+  // The action's message a port's handler is running for (its queue's head: the registry's own
+  // listener, which takes it off, runs after the page's), or null.
+  const messageHandled = (event) => {
+    try {
+      const q = apply(wmGet, queues, [apply(targetOf, event, [])]);
+      return q && q.length && q[0].key ? q[0] : null;
+    } catch (e) {
+      return null;
     }
   };
   // The generation work scheduled now gets when it is the action's (0: it is not, or it is open).
-  const scheduling = () => {
-    if (!armed || (generation === 0 && !inListener())) return 0;
-    if (generation >= MAX_GENERATIONS || followed >= MAX_FOLLOWED) {
+  // `hop`: a message posted to a port, whose handler is of the poster's generation.
+  const scheduling = (hop) => {
+    if (!armed) return 0;
+    let g = generation; // the generation of the code running now (0: a listener of an event)
+    let chained = g > 0;
+    if (!chained) {
+      const event = currentEvent();
+      if (event !== undefined) {
+        const message = messageHandled(event);
+        if (message) {
+          g = message.gen;
+          chained = true;
+        }
+      } else if (lingering) {
+        g = lingering - 1;
+        chained = g > 0;
+      } else {
+        return 0;
+      }
+    }
+    const next = hop ? (g || 1) : g + 1;
+    if (!chained) return next; // a listener's own work: the first generation, however much
+    if (next > MAX_GENERATIONS || followed >= MAX_FOLLOWED) {
       open = true;
       return 0;
     }
     followed++;
-    return generation + 1;
+    return next;
   };
   // A scanner in the page's own world (WebDriver) reads the original under this name: its own
-  // timers and frames are not the page's work. A page does not know the name (the channel).
+  // timers and frames are not the page's work. The name is the channel: where the scanner shares
+  // the page's world (WebDriver) a page could find it, and read the originals (its own loss).
   const ORIGINAL = channel + '-original';
   const replaceGlobal = (owner, name, handler) => {
     const d = owner ? getOwn(owner, name) : null;
@@ -601,6 +678,26 @@
   };
   // Chromium keeps the timer functions on the window itself; others on Window.prototype.
   const globalOwner = (name) => (getOwn(W, name) ? W : (W.Window && W.Window.prototype));
+  const protoOf = (C) => (typeof C === 'function' ? C.prototype : null);
+  const MC = W.MessageChannel;
+  const MP = protoOf(W.MessagePort);
+  const postOriginal = MP ? MP.postMessage : null;
+  // Lingering ends at the next task: a message on a private channel made with the original
+  // constructor, before the page's code runs.
+  let lingerEnd = null;
+  let lingerPosted = false;
+  const linger = (g) => {
+    if (!armed || !lingerEnd) return;
+    if (g + 1 > lingering) lingering = g + 1;
+    if (lingerPosted) return;
+    lingerPosted = true;
+    try {
+      apply(postOriginal, lingerEnd, [0]);
+    } catch (e) {
+      lingering = 0;
+      lingerPosted = false;
+    }
+  };
   // Calls the original with a wrapper of the callback args[0], pending under `prefix` + the id
   // the original returns, that runs the callback as generation `mine`, then drops it.
   const followCall = (target, self, args, prefix, mine) => {
@@ -613,6 +710,7 @@
         return apply(fn, this, arguments);
       } finally {
         generation = outer;
+        linger(mine);
         drop(key); // after what the callback scheduled is pending in its turn
       }
     }];
@@ -632,22 +730,63 @@
     }
     return apply(target, self, args);
   };
+  // Ports in a transfer list (`postMessage(m, [ports])`, `postMessage(m, origin, [ports])`, or
+  // `{transfer}`) go to another window, worker or port: their messages no longer come here. The
+  // top registry forgets them; one in a frame (whose window a top page's code may post to) tells
+  // it with "<channel>-moved" on the port. Only arrays are read (a page's iterable is the
+  // original's to consume).
+  const MOVED = channel + '-moved';
+  const isArray = Array.isArray;
+  const toStringOf = Object.prototype.toString;
+  let forget = null; // the top registry's (below)
+  const transferred = (args) => {
+    try {
+      for (let a = 1; a <= 2 && a < args.length; a++) {
+        let list = args[a];
+        if (list !== null && typeof list === 'object' && !isArray(list)) list = list.transfer;
+        if (!isArray(list)) continue;
+        for (let i = 0; i < list.length; i++) {
+          const item = list[i];
+          if (apply(toStringOf, item, []) !== '[object MessagePort]') continue;
+          if (forget) forget(item);
+          else fire(item, MOVED);
+        }
+      }
+    } catch (e) {
+      // never in the page's way
+    }
+  };
+  const moving = (also) => (target, self, args) => {
+    if (also) also();
+    const result = apply(target, self, args);
+    transferred(args);
+    return result;
+  };
+  const opens = () => {
+    if (scheduling(false)) open = true;
+  };
   const opening = (target, self, args) => {
-    if (scheduling()) open = true;
+    opens();
     return apply(target, self, args);
   };
   // Only in the top document, where the engine watches actions: a frame's timers are left alone
   // (the scanner may borrow the builtins of a blank frame it then removes, and a timer set
-  // through a detached frame's wrapper never fires).
+  // through a detached frame's wrapper never fires). A frame reads transfer lists only.
   let top = false;
   try {
     top = W.top === W;
   } catch (e) {
     top = false;
   }
+  if (!top) {
+    replaceGlobal(globalOwner('postMessage'), 'postMessage', moving(null));
+    replaceGlobal(MP, 'postMessage', moving(null));
+    replaceGlobal(protoOf(W.Worker), 'postMessage', moving(null));
+    replaceGlobal(globalOwner('structuredClone'), 'structuredClone', moving(null));
+  }
   if (top) {
     replaceGlobal(globalOwner('setTimeout'), 'setTimeout', (target, self, args) => {
-      const mine = scheduling();
+      const mine = scheduling(false);
       if (!mine) return apply(target, self, args);
       const delay = args[1];
       if (typeof args[0] !== 'function' || !(delay === undefined || (typeof delay === 'number' && delay <= SHORT_TIMER_MS))) {
@@ -671,7 +810,7 @@
     };
     // A callback that comes when `comes()` (else the work is open).
     const later = (prefix, comes) => (target, self, args) => {
-      const mine = scheduling();
+      const mine = scheduling(false);
       if (!mine || typeof args[0] !== 'function') return apply(target, self, args);
       if (!comes()) {
         open = true;
@@ -683,24 +822,50 @@
     replaceGlobal(globalOwner('cancelAnimationFrame'), 'cancelAnimationFrame', clearing('f'));
     replaceGlobal(globalOwner('requestIdleCallback'), 'requestIdleCallback', later('i', () => true));
     replaceGlobal(globalOwner('cancelIdleCallback'), 'cancelIdleCallback', clearing('i'));
-    replaceGlobal(globalOwner('postMessage'), 'postMessage', opening);
-    const protoOf = (C) => (typeof C === 'function' ? C.prototype : null);
-    replaceGlobal(protoOf(W.Worker), 'postMessage', opening);
+    replaceGlobal(globalOwner('postMessage'), 'postMessage', moving(opens));
+    replaceGlobal(protoOf(W.Worker), 'postMessage', moving(opens));
+    replaceGlobal(protoOf(W.ServiceWorker), 'postMessage', moving(opens));
+    replaceGlobal(globalOwner('structuredClone'), 'structuredClone', moving(null));
     replaceGlobal(protoOf(W.BroadcastChannel), 'postMessage', opening);
     replaceGlobal(protoOf(W.WebSocket), 'send', opening);
     replaceGlobal(protoOf(W.Scheduler), 'postTask', opening);
+    replaceGlobal(protoOf(W.Scheduler), 'yield', opening);
     // A MessageChannel's ports: the registry knows each port's partner (it wraps the constructor)
-    // and listens on the receiving port, after the page's own handler, for the messages it saw
-    // posted (in order: those posted outside the action's code too).
-    const MC = W.MessageChannel;
-    const MP = protoOf(W.MessagePort);
+    // and listens on the receiving port, after the page's own handler (from the first message
+    // posted to it: a page sets its handler before it posts), for the messages posted to it.
     const port1Of = MC && getOwn(MC.prototype, 'port1') ? getOwn(MC.prototype, 'port1').get : null;
     const port2Of = MC && getOwn(MC.prototype, 'port2') ? getOwn(MC.prototype, 'port2').get : null;
+    const startOf = MP ? MP.start : null;
     const mcd = getOwn(W, 'MessageChannel');
-    if (MP && port1Of && port2Of && mcd && mcd.value === MC && mcd.configurable) {
+    const wmDelete = W.WeakMap.prototype.delete;
+    const arrShift = Array.prototype.shift;
+    if (MP && port1Of && port2Of && typeof postOriginal === 'function' && typeof startOf === 'function' &&
+        mcd && mcd.value === MC && mcd.configurable) {
+      try {
+        const own = construct(MC, []);
+        const end = apply(port2Of, own, []);
+        apply(addOriginal, end, ['message', () => {
+          lingering = 0;
+          lingerPosted = false;
+          doneYet();
+        }, false]);
+        apply(startOf, end, []);
+        lingerEnd = apply(port1Of, own, []);
+      } catch (e) {
+        lingerEnd = null; // no lingering: the code after an await is not followed
+      }
       const partners = new WeakMapC();
-      const queues = new WeakMapC(); // receiving port -> [pending key or "" per message on its way]
-      defineProp(W, 'MessageChannel', { value: new ProxyC(MC, {
+      forget = (port) => {
+        const other = apply(wmGet, partners, [port]);
+        if (other) apply(wmDelete, partners, [other]);
+        apply(wmDelete, partners, [port]);
+        const q = apply(wmGet, queues, [port]);
+        if (!q) return;
+        apply(wmDelete, queues, [port]);
+        for (let i = 0; i < q.length; i++) if (q[i].key) drop(q[i].key);
+        q.length = 0;
+      };
+      const proxy = new ProxyC(MC, {
         construct(target, args, newTarget) {
           const made = construct(target, args, newTarget);
           try {
@@ -708,33 +873,41 @@
             const b = apply(port2Of, made, []);
             apply(wmSet, partners, [a, b]);
             apply(wmSet, partners, [b, a]);
+            on(a, MOVED, () => forget(a));
+            on(b, MOVED, () => forget(b));
           } catch (e) {
             // never in the page's way
           }
           return made;
         },
-      }), writable: mcd.writable, enumerable: mcd.enumerable, configurable: true });
+      });
+      defineProp(W, 'MessageChannel', { value: proxy, writable: mcd.writable, enumerable: mcd.enumerable, configurable: true });
+      const ctor = getOwn(MC.prototype, 'constructor');
+      if (ctor && ctor.configurable) {
+        defineProp(MC.prototype, 'constructor', { value: proxy, writable: ctor.writable, enumerable: ctor.enumerable,
+          configurable: true });
+      }
       // (WeakMap's get answers undefined for anything that is not a port it holds.)
       replaceGlobal(MP, 'postMessage', (target, self, args) => {
-        const mine = scheduling();
+        const mine = scheduling(true);
         const to = apply(wmGet, partners, [self]);
         if (mine && !to) open = true;
         const result = apply(target, self, args);
-        let queue = to ? apply(wmGet, queues, [to]) : undefined;
-        if (mine && to && !queue) {
-          const q = [];
-          queue = q;
-          apply(wmSet, queues, [to, q]);
+        transferred(args);
+        if (!to || apply(wmGet, partners, [self]) !== to) return result;
+        let q = apply(wmGet, queues, [to]);
+        if (!q) {
+          const made = [];
+          q = made;
+          apply(wmSet, queues, [to, made]);
           apply(addOriginal, to, ['message', () => {
-            const key = q.shift();
-            if (key) drop(key);
+            const message = apply(arrShift, made, []);
+            if (message && message.key) drop(message.key);
           }, false]);
         }
-        if (queue) {
-          const key = mine ? 'm' + ++messages : '';
-          if (key) track(key);
-          queue[queue.length] = key;
-        }
+        const key = mine ? 'm' + ++messages : '';
+        if (key) track(key);
+        q[q.length] = { key, gen: mine };
         return result;
       });
     }
@@ -746,18 +919,18 @@
     pending = createNull();
     pendingCount = 0;
     followed = 0;
-    open = false;
+    open = heard; // the focus in a frame: its listeners' work is not seen here
     waited = false;
   });
   on(doc, channel + '-tq', () => {
     endHeard();
-    fire(doc, channel + (pendingCount > 0 ? '-tpending' : '-tnone'));
+    fire(doc, channel + (pendingCount > 0 || lingering ? '-tpending' : '-tnone'));
   });
   on(doc, channel + '-tw', () => {
-    if (pendingCount === 0) fire(doc, channel + '-tdone');
-    else waited = true;
+    waited = true;
+    doneYet();
   });
   on(doc, channel + '-wq', () => {
-    fire(doc, channel + (!late && armed && !open && pendingCount === 0 ? '-wdone' : '-wopen'));
+    fire(doc, channel + (!late && armed && !open && pendingCount === 0 && !lingering ? '-wdone' : '-wopen'));
   });
 })

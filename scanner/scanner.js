@@ -6618,17 +6618,25 @@
   // With `done_quiet`: when the listener registry says every piece of work the watched action's
   // code scheduled was followed and has run ("-wq"), what it changed is all there is: the spell
   // is then `done_quiet` ms and `done_frames` frames, animations counted (the still window after
-  // an action the page ignored), and the answer says `done`.
+  // an action the page ignored), and the answer says `done`. The registry is asked again when
+  // the short spell ends: work that came during it (an image's load handler, a transition's end)
+  // is waited for (its followed timers, then the spell as asked), and the answer is not `done`.
 
   function cmdWaitQuiet(cmd) {
-    const workDone = param(cmd, 'done_quiet', null) !== null && askTopRegistry('wq', ['wdone', 'wopen']) === 'wdone';
-    const quiet = workDone ? countParam(cmd, 'done_quiet', 20) : countParam(cmd, 'quiet', 80);
+    let workDone = param(cmd, 'done_quiet', null) !== null && askTopRegistry('wq', ['wdone', 'wopen']) === 'wdone';
     const timeout = countParam(cmd, 'timeout', 600);
-    const animations = workDone || param(cmd, 'animations', false) === true;
     // `frames`: the spell also spans this many animation frames, so a reaction the page makes in
     // its next frame (requestAnimationFrame, a transition started by a style change) is seen
     // however slowly a loaded machine draws. A hidden tab draws none: then `quiet` + 50 ms.
-    const frames = workDone ? countParam(cmd, 'done_frames', 0) : countParam(cmd, 'frames', 0);
+    let quiet = 0;
+    let animations = false;
+    let frames = 0;
+    const spellAsked = () => {
+      quiet = workDone ? countParam(cmd, 'done_quiet', 20) : countParam(cmd, 'quiet', 80);
+      animations = workDone || param(cmd, 'animations', false) === true;
+      frames = workDone ? countParam(cmd, 'done_frames', 0) : countParam(cmd, 'frames', 0);
+    };
+    spellAsked();
     const t0 = now();
     return new B.Promise((resolve) => {
       let done = false;
@@ -6651,6 +6659,17 @@
         resolve(answer);
       };
       const still = () => {
+        if (workDone && askTopRegistry('wq', ['wdone', 'wopen']) !== 'wdone') {
+          workDone = false;
+          spellAsked();
+          spell++; // this spell's other callbacks (a frame's, the fallback's) are over
+          B.clearTimeout(timer);
+          B.clearTimeout(fallback);
+          cmdWaitTimers({ timeout: mathMax(0, timeout - (now() - t0)) }).then(() => {
+            if (!done) arm();
+          });
+          return;
+        }
         const running = animations ? finiteAnimations(movesOrShows) : [];
         if (!running.length) return finish(true);
         animated++;
