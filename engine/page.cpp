@@ -231,6 +231,7 @@ Status Page::settle() {
   // draws in its next frame is seen however slowly a loaded machine draws.
   const auto since = std::exchange(watch_since_, std::nullopt);
   const bool unheard_ok = std::exchange(unheard_ok_, false);
+  bool work_followed = false;  // the registry followed the action's work to its end, and it ran
   if (since) {
     auto busy = (*b)->networkActiveSince(*since);
     const bool quiet_so_far = busy && !*busy;
@@ -240,8 +241,9 @@ Status Page::settle() {
                                     std::min<long long>(600, cap.remaining().count()), unheard_ok);
     if (quiet_so_far && changed == 0 && !(*b)->networkActiveSince(*since).value_or(true)) return Status::ok();
     // Short timers the action started run first: what they do (a debounced filter's re-render or
-    // request, a menu shown 300 ms after the click) is then waited for below.
-    scanner_.waitTimers(std::min<long long>(1000, cap.remaining().count()));
+    // request, a menu shown 300 ms after the click) is then waited for below. So do the requests
+    // its code made, and their handlers.
+    work_followed = scanner_.waitTimers(std::min<long long>(1000, cap.remaining().count()));
   }
   // Loads and requests are waited for when the action started some (or the backend cannot tell):
   // a change in the page alone needs no network quiet spell. A request started late (by a frame
@@ -257,16 +259,26 @@ Status Page::settle() {
     }
     loaded = (*b)->waitForLoad(cap);
   };
+  // The listener registry followed the requests the action's code made (fetch, XMLHttpRequest)
+  // and what their handlers scheduled to their end, and no request is in flight now (the backend
+  // sees them all): the network's quiet spell, for requests nobody followed, is not needed.
+  auto requestsDone = [&] { return !(*b)->requestsInFlight().value_or(true); };
   const bool network_first = networkWork();
-  if (network_first) waitNetwork();
+  const bool network_followed = network_first && work_followed && requestsDone();
+  if (network_followed) {
+    spdlog::debug("settle: the action's requests were followed to their end; no network quiet spell");
+    loaded = (*b)->waitForLoad(cap);
+  } else if (network_first) {
+    waitNetwork();
+  }
   settleComponents();
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result. At least 80 ms; longer when the user asks
-  // the page to stay still longer (--settle-quiet). When no request came and the listener
-  // registry followed every piece of work the action's code scheduled (timers, frames, messages)
-  // to its end, the page's reaction is over: the spell is then the still window of an action the
-  // page ignored (--settle-quiet, two frames).
+  // the page to stay still longer (--settle-quiet). When the listener registry followed every
+  // piece of work the action's code scheduled (timers, frames, messages, requests) to its end and
+  // no request nobody followed came (or none is in flight), the page's reaction is over: the
+  // spell is then the still window of an action the page ignored (--settle-quiet, two frames).
   const long long work_quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
   const auto quietSpell = [&](bool may_be_done) {
     std::optional<ScannerClient::DoneSpell> done;
@@ -275,8 +287,8 @@ Status Page::settle() {
                                 false, done);
     if (q.done) spdlog::debug("settle: the action's work was followed to its end; a still window after it");
   };
-  quietSpell(since.has_value() && !network_first && !networkWork());
-  if (!network_first && networkWork()) {
+  quietSpell(since.has_value() && (network_followed ? requestsDone() : !network_first && !networkWork()));
+  if (network_followed ? !requestsDone() : !network_first && networkWork()) {
     waitNetwork();
     quietSpell(false);
   }

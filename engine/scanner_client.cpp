@@ -242,8 +242,10 @@ Result<bool> ScannerClient::waitChange(long long timeout_ms) const {
   return r->value("changed", false);
 }
 
-void ScannerClient::waitTimers(long long timeout_ms) const {
-  if (timeout_ms > 0) (void)call({{"cmd", "wait_timers"}, {"timeout", timeout_ms}});  // failure: no wait
+bool ScannerClient::waitTimers(long long timeout_ms) const {
+  if (timeout_ms <= 0) return false;
+  auto r = call({{"cmd", "wait_timers"}, {"timeout", timeout_ms}});  // failure: no wait
+  return r && r->value("settled", json(nullptr)) == json(true) && r->value("done", false);
 }
 
 void ScannerClient::waitAnimations(long long timeout_ms) const {

@@ -117,9 +117,10 @@ class ScannerClient {
   Result<bool> waitChange(long long timeout_ms) const;
   // Until the finite animations running now end (at most timeout_ms); failures are ignored.
   void waitAnimations(long long timeout_ms) const;
-  // Until the short timers the last watched action started have run (a debounced filter, a
-  // menu shown a moment after the click), at most timeout_ms.
-  void waitTimers(long long timeout_ms) const;
+  // Until the work the last watched action's code started has run (a debounced filter's timer,
+  // a menu shown a moment after the click, a request and its handlers), at most timeout_ms.
+  // True when it has and the listener registry followed all of it to its end (nothing open).
+  bool waitTimers(long long timeout_ms) const;
   // Until the DOM has been still for quiet_ms (at most timeout_ms); with `animations`, also no
   // finite animation moving or revealing anything. `changes`: the mutations and animations seen
   // meanwhile; a failure (no answer) counts as a change.

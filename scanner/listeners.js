@@ -604,6 +604,7 @@
   let followed = 0; // callbacks of the second generation on, followed for this action
   let open = false; // the action's code scheduled work that is not followed
   let messages = 0;
+  let requests = 0;
   let waited = false; // a "-tw" is waiting for the last pending callback
   // Receiving MessagePort -> [{key, gen}, ...]: the messages on their way to it, in order, since
   // the first one posted (key "" when the message is not the action's work).
@@ -625,18 +626,24 @@
     waited = false;
     fire(doc, channel + '-tdone');
   };
-  // The action's message a port's handler is running for (its queue's head: the registry's own
-  // listener, which takes it off, runs after the page's), or null.
-  const messageHandled = (event) => {
+  // An XMLHttpRequest the action's code sent -> its generation.
+  const sent = new WeakMapC();
+  // The generation of the action's work an event's listeners run for (0: none): the action's
+  // message a port's handler runs for (its queue's head: the registry's own listener, which takes
+  // it off, runs after the page's), an XMLHttpRequest the action's code sent.
+  const chainOf = (event) => {
     try {
-      const q = apply(wmGet, queues, [apply(targetOf, event, [])]);
-      return q && q.length && q[0].key ? q[0] : null;
+      const target = apply(targetOf, event, []);
+      const q = apply(wmGet, queues, [target]);
+      if (q) return q.length && q[0].key ? q[0].gen : 0;
+      return apply(wmGet, sent, [target]) || 0;
     } catch (e) {
-      return null;
+      return 0;
     }
   };
   // The generation work scheduled now gets when it is the action's (0: it is not, or it is open).
-  // `hop`: a message posted to a port, whose handler is of the poster's generation.
+  // `hop`: a message posted to a port, whose handler is of the poster's generation; a response's
+  // body read, whose continuation is of the request's.
   const scheduling = (hop) => {
     if (!armed) return 0;
     let g = generation; // the generation of the code running now (0: a listener of an event)
@@ -644,11 +651,8 @@
     if (!chained) {
       const event = currentEvent();
       if (event !== undefined) {
-        const message = messageHandled(event);
-        if (message) {
-          g = message.gen;
-          chained = true;
-        }
+        g = chainOf(event);
+        chained = g > 0;
       } else if (lingering) {
         g = lingering - 1;
         chained = g > 0;
@@ -910,6 +914,61 @@
         q[q.length] = { key, gen: mine };
         return result;
       });
+    }
+    // Requests: an XMLHttpRequest is pending until its loadend's listeners have run (the
+    // registry's, added at send, runs after the page's load handlers), a fetch and a response's
+    // body read until their promises settled and the code after them had its turn (the page gets
+    // a promise the registry settles after the original's, so the page's continuations run while
+    // the request's work lingers).
+    const XHR = protoOf(W.XMLHttpRequest);
+    replaceGlobal(XHR, 'send', (target, self, args) => {
+      const mine = scheduling(false);
+      if (!mine) return apply(target, self, args);
+      const key = 'x' + ++requests;
+      const end = () => {
+        apply(removeOriginal, self, ['loadend', end, false]);
+        linger(mine);
+        drop(key);
+      };
+      track(key);
+      apply(wmSet, sent, [self, mine]);
+      apply(addOriginal, self, ['loadend', end, false]);
+      try {
+        return apply(target, self, args);
+      } catch (e) {
+        end();
+        throw e;
+      }
+    });
+    const PromiseC = W.Promise;
+    const promiseThen = PromiseC && PromiseC.prototype.then;
+    const settled = (hop) => (target, self, args) => {
+      const mine = scheduling(hop);
+      if (!mine) return apply(target, self, args);
+      const key = 'r' + ++requests;
+      track(key);
+      let made;
+      try {
+        made = apply(target, self, args);
+        return new PromiseC((resolve, reject) => {
+          const end = (then) => (value) => {
+            linger(mine);
+            drop(key);
+            then(value);
+          };
+          apply(promiseThen, made, [end(resolve), end(reject)]);
+        });
+      } catch (e) {
+        drop(key);
+        if (made !== undefined) return made;
+        throw e;
+      }
+    };
+    if (typeof promiseThen === 'function') {
+      replaceGlobal(globalOwner('fetch'), 'fetch', settled(false));
+      const body = protoOf(W.Response);
+      const reads = ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes'];
+      for (let i = 0; i < reads.length; i++) replaceGlobal(body, reads[i], settled(true));
     }
   }
   on(doc, channel + '-tarm', () => {

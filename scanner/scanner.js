@@ -6502,7 +6502,10 @@
         done = true;
         B.clearTimeout(cap);
         removeListener(TOP_DOC, type, onDone, true);
-        resolve({ settled, waited_ms: round(now() - t0) });
+        // `done`: nothing pending, and the registry followed all the action's work to its end.
+        const answer = { settled, waited_ms: round(now() - t0) };
+        if (settled) answer.done = askTopRegistry('wq', ['wdone', 'wopen']) === 'wdone';
+        resolve(answer);
       };
       const onDone = () => finish(true);
       addListener(TOP_DOC, type, onDone, true);

@@ -246,7 +246,8 @@ test('wait_quiet with done_quiet: the short spell only when the action\'s work w
   };
   // Followed to the end: what the page shows once the timers are waited for is its last word.
   for (const [text, shown] of [['Now', 'now'], ['By message', 'message drawn'], ['In two frames', 'two frames'],
-    ['After a promise', 'after a promise'], ['After a pause', 'after a pause']]) {
+    ['After a promise', 'after a promise'], ['After a pause', 'after a pause'], ['Fetch and draw', 'fetched and drawn'],
+    ['Load by XHR', 'loaded by xhr']]) {
     const r = await clickAndSettle(text);
     assert.strictEqual(r.out, shown, `${text}: ${JSON.stringify(r)}`);
     assert.strictEqual(r.timers.settled, true, `${text}: ${JSON.stringify(r)}`);

@@ -144,6 +144,24 @@ test("a reaction followed to its end gets the short still window; one lscope can
   assert.equal(followed, 2, 'the two followed reactions, not the interval');
 });
 
+test('requests the page makes for a click are followed to their end: no network quiet spell, and the response shows what they brought', async () => {
+  // "Load orders" renders a 400 ms request's answer, "Load history" two requests in a row,
+  // "Load invoices" a request a timer makes 15 ms after the click: the listener registry follows
+  // each (fetch, its body read, the code after them) to its end, so the response needs no network
+  // quiet spell after it; the answer shows what came back.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/settle.html\nclick "Load orders"\nclick "Load history"\nclick "Load invoices"\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const clicks = r.stdout.split(/\n(?=ok |error )/).filter((b) => b.startsWith('ok click'));
+  assert.equal(clicks.length, 3, r.stdout);
+  assert.match(clicks[0], /Order 1003 paid/, clicks[0]);
+  assert.match(clicks[1], /History of 2024 loaded/, clicks[1]);
+  assert.match(clicks[2], /Invoice 77 due/, clicks[2]);
+  const followed = r.stderr.split('\n').filter((l) => l.includes("the action's requests were followed to their end")).length;
+  assert.equal(followed, 3, "each click's requests were followed");
+});
+
 test('Enter after typing into a field nothing hears: the response waits for the form it submits', async () => {
   // The text goes in unheard, but Enter submits the form: the action is no longer one the page
   // cannot react to, so the still window and the navigation are waited for.
