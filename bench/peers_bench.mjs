@@ -75,7 +75,8 @@ const servers = {
 if (arg('--before')) servers.before = { ...servers.lscope, label: `Lemmascope ${arg('--before')}`, command: [arg('--before'), []] };
 const only = arg('--only', Object.keys(servers).join(',')).split(',');
 
-// Six pages: a field to type into and a click that stays on the page.
+// Seven pages: a field to type into and a click that stays on the page (on orders.html the click
+// fetches from the server and renders what comes back).
 const pages = [
   ['login.html', 'Email', 'Remember me'],
   ['search.html', 'Search', 'Search'],
@@ -83,6 +84,7 @@ const pages = [
   ['widgets.html', 'Notes', 'Billing'],
   ['signup.html', 'First name', 'Last name'],
   ['scanner/checkout_form.html', 'Full name', 'PayPal'],
+  ['orders.html', 'Customer', 'Find orders'],
 ];
 
 const fixtures = await startFixtureServer({ extraRoots: { '/scanner/': path.join(here, '../scanner/fixtures') } });
