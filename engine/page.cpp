@@ -261,7 +261,9 @@ Status Page::settle() {
   };
   // The listener registry followed the requests the action's code made (fetch, XMLHttpRequest)
   // and what their handlers scheduled to their end, and no request is in flight now (the backend
-  // sees them all): the network's quiet spell, for requests nobody followed, is not needed.
+  // sees them all): the network's quiet spell, for requests nobody followed, is not needed. The
+  // quiet window after work still is: what a response leads to may take steps the registry
+  // cannot follow (a module imported, a worker's answer).
   auto requestsDone = [&] { return !(*b)->requestsInFlight().value_or(true); };
   const bool network_first = networkWork();
   const bool network_followed = network_first && work_followed && requestsDone();
@@ -275,10 +277,10 @@ Status Page::settle() {
   settleAnimations();
   // Script-driven animations and re-renders change the DOM frame after frame: a brief quiet
   // spell means the page shows the action's result. At least 80 ms; longer when the user asks
-  // the page to stay still longer (--settle-quiet). When the listener registry followed every
-  // piece of work the action's code scheduled (timers, frames, messages, requests) to its end and
-  // no request nobody followed came (or none is in flight), the page's reaction is over: the
-  // spell is then the still window of an action the page ignored (--settle-quiet, two frames).
+  // the page to stay still longer (--settle-quiet). When no request came and the listener
+  // registry followed every piece of work the action's code scheduled (timers, frames, messages)
+  // to its end, the page's reaction is over: the spell is then the still window of an action the
+  // page ignored (--settle-quiet, two frames).
   const long long work_quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
   const auto quietSpell = [&](bool may_be_done) {
     std::optional<ScannerClient::DoneSpell> done;
@@ -287,7 +289,7 @@ Status Page::settle() {
                                 false, done);
     if (q.done) spdlog::debug("settle: the action's work was followed to its end; a still window after it");
   };
-  quietSpell(since.has_value() && (network_followed ? requestsDone() : !network_first && !networkWork()));
+  quietSpell(since.has_value() && !network_first && !networkWork());
   if (network_followed ? !requestsDone() : !network_first && networkWork()) {
     waitNetwork();
     quietSpell(false);

@@ -626,7 +626,7 @@
     waited = false;
     fire(doc, channel + '-tdone');
   };
-  // An XMLHttpRequest the action's code sent -> its generation.
+  // An XMLHttpRequest the action's code sent, until its loadend -> {gen, end}.
   const sent = new WeakMapC();
   // The generation of the action's work an event's listeners run for (0: none): the action's
   // message a port's handler runs for (its queue's head: the registry's own listener, which takes
@@ -636,7 +636,8 @@
       const target = apply(targetOf, event, []);
       const q = apply(wmGet, queues, [target]);
       if (q) return q.length && q[0].key ? q[0].gen : 0;
-      return apply(wmGet, sent, [target]) || 0;
+      const request = apply(wmGet, sent, [target]);
+      return request ? request.gen : 0;
     } catch (e) {
       return 0;
     }
@@ -891,10 +892,29 @@
         defineProp(MC.prototype, 'constructor', { value: proxy, writable: ctor.writable, enumerable: ctor.enumerable,
           configurable: true });
       }
+      // A port delivers here once started in this window (start(), or a handler set with
+      // onmessage): one never started may have gone to a cross-origin frame, whose postMessage
+      // (the browser's own) no registry sees, or may never deliver at all. Posts to it are open.
+      const started = new WeakMapC();
+      const starting = (target, self, args) => {
+        try {
+          apply(wmSet, started, [self, true]);
+        } catch (e) {
+          // never in the page's way
+        }
+        return apply(target, self, args);
+      };
+      replaceGlobal(MP, 'start', starting);
+      const onmessage = getOwn(MP, 'onmessage');
+      if (onmessage && typeof onmessage.set === 'function' && onmessage.configurable) {
+        defineProp(MP, 'onmessage', { get: onmessage.get, set: new ProxyC(onmessage.set, { apply: starting }),
+          enumerable: onmessage.enumerable, configurable: true });
+      }
       // (WeakMap's get answers undefined for anything that is not a port it holds.)
       replaceGlobal(MP, 'postMessage', (target, self, args) => {
         const mine = scheduling(true);
-        const to = apply(wmGet, partners, [self]);
+        let to = apply(wmGet, partners, [self]);
+        if (to && !apply(wmGet, started, [to])) to = undefined;
         if (mine && !to) open = true;
         const result = apply(target, self, args);
         transferred(args);
@@ -920,18 +940,34 @@
     // body read until their promises settled and the code after them had its turn (the page gets
     // a promise the registry settles after the original's, so the page's continuations run while
     // the request's work lingers).
+    // (open() on a request in flight ends it without a loadend: it ends the pending key too.)
     const XHR = protoOf(W.XMLHttpRequest);
+    const ended = (self) => {
+      const request = apply(wmGet, sent, [self]);
+      if (request) request.end();
+    };
+    replaceGlobal(XHR, 'open', (target, self, args) => {
+      try {
+        ended(self);
+      } catch (e) {
+        // never in the page's way
+      }
+      return apply(target, self, args);
+    });
     replaceGlobal(XHR, 'send', (target, self, args) => {
       const mine = scheduling(false);
       if (!mine) return apply(target, self, args);
+      ended(self);
       const key = 'x' + ++requests;
       const end = () => {
         apply(removeOriginal, self, ['loadend', end, false]);
+        if (apply(wmGet, sent, [self]) === request) apply(wmDelete, sent, [self]);
         linger(mine);
         drop(key);
       };
+      const request = { gen: mine, end };
       track(key);
-      apply(wmSet, sent, [self, mine]);
+      apply(wmSet, sent, [self, request]);
       apply(addOriginal, self, ['loadend', end, false]);
       try {
         return apply(target, self, args);
@@ -964,11 +1000,24 @@
         throw e;
       }
     };
+    // The other asynchronous steps a page takes between a response and what it shows (reading
+    // a blob, decoding an image, hashing, the cache) are of the generation of the code that
+    // takes them, like a body read.
+    const each = (owner, names, handler) => {
+      for (let i = 0; i < names.length; i++) replaceGlobal(owner, names[i], handler);
+    };
     if (typeof promiseThen === 'function') {
       replaceGlobal(globalOwner('fetch'), 'fetch', settled(false));
-      const body = protoOf(W.Response);
       const reads = ['json', 'text', 'arrayBuffer', 'blob', 'formData', 'bytes'];
-      for (let i = 0; i < reads.length; i++) replaceGlobal(body, reads[i], settled(true));
+      each(protoOf(W.Response), reads, settled(true));
+      each(protoOf(W.Request), reads, settled(true));
+      each(protoOf(W.Blob), ['text', 'arrayBuffer', 'bytes'], settled(true));
+      each(protoOf(W.HTMLImageElement), ['decode'], settled(true));
+      each(globalOwner('createImageBitmap'), ['createImageBitmap'], settled(true));
+      each(protoOf(W.SubtleCrypto), ['digest', 'encrypt', 'decrypt', 'sign', 'verify', 'importKey', 'exportKey',
+        'generateKey', 'deriveKey', 'deriveBits', 'wrapKey', 'unwrapKey'], settled(true));
+      each(protoOf(W.CacheStorage), ['match', 'open', 'has', 'keys', 'delete'], settled(true));
+      each(protoOf(W.Cache), ['match', 'matchAll', 'add', 'addAll', 'put', 'delete', 'keys'], settled(true));
     }
   }
   on(doc, channel + '-tarm', () => {

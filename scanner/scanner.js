@@ -6648,6 +6648,7 @@
       let timer = null;
       let fallback = null;
       let spell = 0;  // the current still spell; a change starts a new one
+      let waiting = false;  // for the work that came during the short spell
       let cap = null;
       let mo = null;
       const finish = (settled) => {
@@ -6668,7 +6669,9 @@
           spell++; // this spell's other callbacks (a frame's, the fallback's) are over
           B.clearTimeout(timer);
           B.clearTimeout(fallback);
+          waiting = true; // changes meanwhile are counted; the spell starts when the work has run
           cmdWaitTimers({ timeout: mathMax(0, timeout - (now() - t0)) }).then(() => {
+            waiting = false;
             if (!done) arm();
           });
           return;
@@ -6723,7 +6726,7 @@
       };
       mo = new B.MutationObserver(() => {
         changes++;
-        arm();
+        if (!waiting) arm();
       });
       observeRoots(mo);
       cap = B.setTimeout(() => finish(false), timeout);

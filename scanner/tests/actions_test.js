@@ -247,7 +247,7 @@ test('wait_quiet with done_quiet: the short spell only when the action\'s work w
   // Followed to the end: what the page shows once the timers are waited for is its last word.
   for (const [text, shown] of [['Now', 'now'], ['By message', 'message drawn'], ['In two frames', 'two frames'],
     ['After a promise', 'after a promise'], ['After a pause', 'after a pause'], ['Fetch and draw', 'fetched and drawn'],
-    ['Load by XHR', 'loaded by xhr']]) {
+    ['Load by XHR', 'loaded by xhr'], ['Reopen a request', 'reopened'], ['Fetch and read', 'read true']]) {
     const r = await clickAndSettle(text);
     assert.strictEqual(r.out, shown, `${text}: ${JSON.stringify(r)}`);
     assert.strictEqual(r.timers.settled, true, `${text}: ${JSON.stringify(r)}`);
@@ -279,6 +279,19 @@ test('wait_quiet with done_quiet: the short spell only when the action\'s work w
   // Without done_quiet the spell is as asked, whatever the registry knows.
   await clickAndSettle('Now');
   assert.ok(!(await ok(t, { cmd: 'wait_quiet', quiet: 5, timeout: 1000 })).done);
+  // A port whose partner went to a cross-origin frame (through the browser's own postMessage,
+  // which no registry sees) never delivers here: a post to it is open, not pending.
+  await open('work.html?xo');
+  await ok(t, { cmd: 'wait_for', condition: 'exists', selector: 'body[data-moved]', timeout: 10000 });
+  const again = await ok(t, { cmd: 'scan' });
+  const p = await ok(t, { cmd: 'point', id: byText(again, "To a frame's port"), watch: true });
+  await t.click(p.x, p.y);
+  await ok(t, { cmd: 'watched' });
+  const timers = await ok(t, { cmd: 'wait_timers', timeout: 3000 });
+  const spell = await ok(t, { cmd: 'wait_quiet', quiet: 80, done_quiet: 5, done_frames: 2, timeout: 3000 });
+  assert.strictEqual(timers.settled, true, JSON.stringify(timers));
+  assert.ok(!spell.done, JSON.stringify(spell));
+  assert.strictEqual(await pageText(t, '#out'), 'posted away');
 });
 
 /**
