@@ -319,24 +319,29 @@
   const handlerProps = [['onclick', 'click'], ['onmousedown', 'mousedown'], ['onpointerdown', 'pointerdown']];
   const owners = [W.HTMLElement && W.HTMLElement.prototype, W.SVGElement && W.SVGElement.prototype];
   const PROP = {}; // the "listener" of a handler property: one per element and type
+  // Replaces the setter of owner[name] with a Proxy that calls before(self, value) first.
+  const replaceSetter = (owner, name, before) => {
+    const d = owner ? getOwn(owner, name) : null;
+    if (!d || typeof d.set !== 'function' || !d.configurable) return;
+    const set = new ProxyC(d.set, {
+      apply(target, self, args) {
+        try {
+          before(self, args[0]);
+        } catch (e) {
+          // never in the page's way
+        }
+        return apply(target, self, args);
+      },
+    });
+    defineProp(owner, name, { get: d.get, set, enumerable: d.enumerable, configurable: true });
+  };
   for (let o = 0; o < owners.length; o++) {
-    const owner = owners[o];
     for (let p = 0; p < handlerProps.length; p++) {
-      const d = owner ? getOwn(owner, handlerProps[p][0]) : null;
-      if (!d || typeof d.set !== 'function' || !d.configurable) continue;
       const type = handlerProps[p][1];
-      const set = new ProxyC(d.set, {
-        apply(target, self, args) {
-          try {
-            if (typeof args[0] === 'function') added(self, type, PROP, false);
-            else removed(self, type, PROP, false);
-          } catch (e) {
-            // never in the page's way
-          }
-          return apply(target, self, args);
-        },
+      replaceSetter(owners[o], handlerProps[p][0], (self, fn) => {
+        if (typeof fn === 'function') added(self, type, PROP, false);
+        else removed(self, type, PROP, false);
       });
-      defineProp(owner, handlerProps[p][0], { get: d.get, set, enumerable: d.enumerable, configurable: true });
     }
   }
 
@@ -480,16 +485,6 @@
     }
   }
   const strIncludes = String.prototype.includes;
-  const hostOf = W.ShadowRoot && getOwn(W.ShadowRoot.prototype, 'host') ? getOwn(W.ShadowRoot.prototype, 'host').get : null;
-  const isShadowRoot = (node) => {
-    if (!hostOf) return false;
-    try {
-      apply(hostOf, node, []); // throws for anything but a shadow root
-      return true;
-    } catch (e) {
-      return false;
-    }
-  };
   // A node whose own listeners (or inner ones, past a closed root) may hear an event of `type`.
   function hears(node, type) {
     const types = apply(wmGet, listenedTypes, [node]);
@@ -514,8 +509,8 @@
   };
   let heardArmed = false;
   let heard = false;
-  // The path is walked from the window down. Below a shadow root (its nodes come before it in the
-  // path) a listener runs with window.event undefined (DOM's "invocation target in shadow tree"),
+  // The path is walked from the window down. Below a shadow root (the one document fragment a
+  // path that reaches the window can hold; its nodes come before it in the path) a listener runs with window.event undefined (DOM's "invocation target in shadow tree"),
   // as do those behind a closed root: what they schedule cannot be told from the page's own
   // work, so a listener there that hears the event makes the action's work open (below).
   const listenHeard = (e) => {
@@ -531,7 +526,7 @@
       let shadow = false;
       for (let i = path.length - 1; i >= 0; i--) {
         const node = path[i];
-        if (!shadow && isShadowRoot(node)) shadow = true;
+        if (!shadow && node !== W && apply(nodeTypeOf, node, []) === 11) shadow = true;
         if (!hears(node, type)) continue;
         heard = true;
         if (shadow || apply(wmGet, closedHosts, [node])) {
@@ -788,8 +783,7 @@
     replaceGlobal(MP, 'postMessage', moving(null));
     replaceGlobal(protoOf(W.Worker), 'postMessage', moving(null));
     replaceGlobal(globalOwner('structuredClone'), 'structuredClone', moving(null));
-  }
-  if (top) {
+  } else {
     replaceGlobal(globalOwner('setTimeout'), 'setTimeout', (target, self, args) => {
       const mine = scheduling(false);
       if (!mine) return apply(target, self, args);
@@ -896,20 +890,16 @@
       // onmessage): one never started may have gone to a cross-origin frame, whose postMessage
       // (the browser's own) no registry sees, or may never deliver at all. Posts to it are open.
       const started = new WeakMapC();
-      const starting = (target, self, args) => {
+      const start = (self) => apply(wmSet, started, [self, true]);
+      replaceGlobal(MP, 'start', (target, self, args) => {
         try {
-          apply(wmSet, started, [self, true]);
+          start(self);
         } catch (e) {
           // never in the page's way
         }
         return apply(target, self, args);
-      };
-      replaceGlobal(MP, 'start', starting);
-      const onmessage = getOwn(MP, 'onmessage');
-      if (onmessage && typeof onmessage.set === 'function' && onmessage.configurable) {
-        defineProp(MP, 'onmessage', { get: onmessage.get, set: new ProxyC(onmessage.set, { apply: starting }),
-          enumerable: onmessage.enumerable, configurable: true });
-      }
+      });
+      replaceSetter(MP, 'onmessage', start);
       // (WeakMap's get answers undefined for anything that is not a port it holds.)
       replaceGlobal(MP, 'postMessage', (target, self, args) => {
         const mine = scheduling(true);

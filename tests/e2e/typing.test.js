@@ -18,7 +18,19 @@ after(async () => {
   await site.close();
 });
 
-const unheard = (stderr) => stderr.split('\n').filter((l) => l.includes('no listener of the page heard the action')).length;
+const logged = (stderr, text) => stderr.split('\n').filter((l) => l.includes(text)).length;
+const unheard = (stderr) => logged(stderr, 'no listener of the page heard the action');
+
+/** Clicks each of `targets` on settle.html in one `lscope run` with debug logs: each click's response, and the log. */
+async function clickSettlePage(targets) {
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/settle.html\n${targets.map((t) => `click "${t}"\n`).join('')}`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const clicks = r.stdout.split(/\n(?=ok |error )/).filter((b) => b.startsWith('ok click'));
+  assert.equal(clicks.length, targets.length, r.stdout);
+  return { clicks, stderr: r.stderr };
+}
 const sent = (stderr, method) => stderr.split('\n').filter((l) => new RegExp(`cdp > \\d+ ${method} `).test(l)).length;
 
 test('a field nothing listens to gets its text in one step, and the form sends it', async () => {
@@ -131,17 +143,11 @@ test("a reaction followed to its end gets the short still window; one lscope can
   // their end, and the response comes a still window after it. "Check status" ticks from an
   // interval, which it does not follow: the quiet window after work waits for the last tick. Every
   // response shows the page's last step.
-  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
-    input: `goto ${site.base}/settle.html\nclick "Refresh totals"\nclick "Archive orders"\nclick "Check status"\n`,
-  });
-  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
-  const clicks = r.stdout.split(/\n(?=ok |error )/).filter((b) => b.startsWith('ok click'));
-  assert.equal(clicks.length, 3, r.stdout);
+  const { clicks, stderr } = await clickSettlePage(['Refresh totals', 'Archive orders', 'Check status']);
   assert.match(clicks[0], /Totals refreshed: 3 orders, 120 EUR/, clicks[0]);
   assert.match(clicks[1], /Archived 3 orders/, clicks[1]);
   assert.match(clicks[2], /Status checked 3 times/, clicks[2]);
-  const followed = r.stderr.split('\n').filter((l) => l.includes("the action's work was followed to its end")).length;
-  assert.equal(followed, 2, 'the two followed reactions, not the interval');
+  assert.equal(logged(stderr, "the action's work was followed to its end"), 2, 'the two followed reactions, not the interval');
 });
 
 test('requests the page makes for a click are followed to their end: no network quiet spell, and the response shows what they brought', async () => {
@@ -149,17 +155,11 @@ test('requests the page makes for a click are followed to their end: no network 
   // "Load invoices" a request a timer makes 15 ms after the click: the listener registry follows
   // each (fetch, its body read, the code after them) to its end, so the response needs no network
   // quiet spell after it; the answer shows what came back.
-  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
-    input: `goto ${site.base}/settle.html\nclick "Load orders"\nclick "Load history"\nclick "Load invoices"\n`,
-  });
-  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
-  const clicks = r.stdout.split(/\n(?=ok |error )/).filter((b) => b.startsWith('ok click'));
-  assert.equal(clicks.length, 3, r.stdout);
+  const { clicks, stderr } = await clickSettlePage(['Load orders', 'Load history', 'Load invoices']);
   assert.match(clicks[0], /Order 1003 paid/, clicks[0]);
   assert.match(clicks[1], /History of 2024 loaded/, clicks[1]);
   assert.match(clicks[2], /Invoice 77 due/, clicks[2]);
-  const followed = r.stderr.split('\n').filter((l) => l.includes("the action's requests were followed to their end")).length;
-  assert.equal(followed, 3, "each click's requests were followed");
+  assert.equal(logged(stderr, "the action's requests were followed to their end"), 3, "each click's requests were followed");
 });
 
 test('Enter after typing into a field nothing hears: the response waits for the form it submits', async () => {
