@@ -41,9 +41,13 @@ const char* const kCoveringPatterns[] = {"cookie_banner", "modal_dialog", "promo
 bool mayPass(const Status& s) {
   const std::string& c = s.code();
   if (c == codes::kElementNotInteractable) {
-    // A read-only field or one that cannot take focus stays so.
-    return s.message().find("read-only") == std::string::npos &&
-           s.message().find("cannot take keyboard focus") == std::string::npos;
+    // What the element is does not pass: a read-only field, one that cannot take focus, a
+    // checkbox typed into, a text field given files, a radio button unchecked.
+    for (const char* lasting : {"read-only", "cannot take keyboard focus", ", not a text field", "is not a file input",
+                                "cannot be unchecked"}) {
+      if (s.message().find(lasting) != std::string::npos) return false;
+    }
+    return true;
   }
   return c == codes::kElementNotVisible || c == codes::kElementDisabled || isElementGone(s);
 }

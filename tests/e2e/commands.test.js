@@ -222,6 +222,20 @@ describe('actions', () => {
     await ok('hover', { target: 'Email' });
   });
 
+  it('what an element is does not pass: typing into a checkbox, files into a text field, unchecking a radio fail at once', async () => {
+    await ok('goto', { url: `${site.base}/signup.html` });
+    // A hidden or disabled element is waited for ("waited N s" when it never comes); these are not.
+    const typed = await fails('type', { target: 'newsletter', text: 'x' });
+    assert.match(typed, /is a checkbox, not a text field/);
+    const files = await fails('upload', { target: 'Email', path: '/etc/hostname' });
+    assert.match(files, /is not a file input/);
+    await ok('check', { target: 'Pro' });
+    const radio = await fails('uncheck', { target: 'Pro' });
+    assert.match(radio, /a radio button cannot be unchecked/);
+    for (const r of [typed, files, radio]) assert.doesNotMatch(r, /waited/);
+    assert.match(await ok('observe'), /radio "Pro" \{checked\b/);
+  });
+
   it('press Control+A then Backspace empties a field; unknown keys fail clearly', async () => {
     await ok('goto', { url: `${site.base}/signup.html` });
     await ok('type', { target: 'First name', text: 'Grace' });

@@ -55,7 +55,9 @@ before(async () => {
   site = await startFixtureServer();
   // export writes under ~/.lemmascope: a home of its own.
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'lscope-spec-home-'));
-  ({ client } = await connect(['--tools', 'all'], { env: { HOME: home } }));
+  // A second per command: what is checked is that each example is understood, and most find
+  // nothing to act on in login.html (waiting the default 30 s for it would say nothing more).
+  ({ client } = await connect(['--tools', 'all', '--timeout', '1'], { env: { HOME: home } }));
 });
 after(async () => {
   await client.close();
