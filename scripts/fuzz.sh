@@ -19,7 +19,7 @@ while (($#)); do
 done
 ((${#targets[@]})) || targets=(oil yaml scan jsonrpc http)
 
-scripts/build-asan.sh --target fuzzers >/dev/null
+nice -n 19 scripts/build-asan.sh --target fuzzers >/dev/null
 mkdir -p build-asan/fuzz-artifacts
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}"
 status=0

@@ -5,4 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 echo "==> tests"
-ctest --test-dir build --output-on-failure "$@"
+# Two at a time: the suites mostly wait on the browser (tests/CMakeLists.txt).
+ctest --test-dir build --output-on-failure --parallel 2 "$@"
