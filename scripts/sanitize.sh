@@ -4,8 +4,7 @@
 # ${LSCOPE_FUZZ_SECONDS:-30} s. Any sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# Niced: ctest runs this beside a browser suite, which should not wait for the compiler.
-nice -n 19 scripts/build-asan.sh
+scripts/build-asan.sh
 # abort_on_error: a report ends the process with a signal, never a quiet exit code.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
