@@ -770,14 +770,12 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
     // its form (a code split over boxes moves on by itself): a dialog that is opening took it
     // (its focus trap acts before it shows). A mask or a maxlength keeps the focus. Auto-wait
     // looks again: the popup, once it shows, is cleared, and the text typed anew.
-    if (now && el.frame.empty()) {
-      const Element* field = now->byId(el.id);
-      const Element* focus = nullptr;
-      for (const auto& e : now->elements) {
-        if (e.focused) focus = &e;
-      }
-      const bool moved_on = focus && focus->value && !el.form.empty() && focus->form == el.form;
-      if (field && !field->focused && !moved_on) {
+    const Element* field = now && el.frame.empty() ? now->byId(el.id) : nullptr;
+    if (field && !field->focused) {
+      const auto& all = now->elements;
+      auto focus = std::find_if(all.begin(), all.end(), [](const Element& e) { return e.focused; });
+      const bool moved_on = focus != all.end() && focus->value && !el.form.empty() && focus->form == el.form;
+      if (!moved_on) {
         return Status(codes::kElementNotInteractable, describe(el) + " lost the keys while typing: the focus went elsewhere",
                       "observe, then type again");
       }

@@ -13,6 +13,7 @@ import { startFixtureServer, startCrossOriginServer, reportCsv } from './lib/fix
 
 // The backend conformance suite: known differences come from backends/expectations.json.
 const it = conform(nodeTest);
+const here = path.dirname(fileURLToPath(import.meta.url));
 
 let site;
 let client;
@@ -38,7 +39,7 @@ const closedPort = () => new Promise((resolve) => {
 const pageText = async () => (await call('text')).structuredContent.text;
 
 before(async () => {
-  site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.join(path.dirname(fileURLToPath(import.meta.url)), 'pages') } });
+  site = await startFixtureServer({ extraRoots: { '/e2e-pages/': path.join(here, 'pages') } });
   ({ client } = await connect());
 });
 after(async () => {
@@ -226,7 +227,7 @@ describe('actions', () => {
   it('a dialog that takes the focus before it shows: the keys it took are not called typed; login clears it and types again', async () => {
     const page = `${site.base}/e2e-pages/focus-trap.html`;
     await ok('goto', { url: page });
-    // At the first key the dialog takes the focus; it shows 400 ms later.
+    // At the first key the dialog takes the focus; it shows when the focus tries to leave it.
     const typed = await fails('type', { target: 'Password', text: 'correct horse' });
     assert.match(typed, /lost the keys|covered by a modal_dialog "What's new"/);
     assert.doesNotMatch(await pageText(), /password ok/);
