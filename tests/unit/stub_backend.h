@@ -33,6 +33,11 @@ class StubBackend final : public Backend {
     }
     if (cmd == "point") return json{{"ok", true}, {"data", {{"x", 50}, {"y", 60}}}};
     if (cmd == "get_text") return json{{"ok", true}, {"data", {{"text", "Hello page"}}}};
+    if (cmd == "get_value") {  // what was typed, as a field that kept the focus holds it
+      std::string value;
+      for (const auto& t : typed) value += t;
+      return json{{"ok", true}, {"data", {{"value", value}}}};
+    }
     return json{{"ok", true}, {"data", json::object()}};
   }
   Status mouseClick(Point at, MouseButton, int, int, Deadline) override {
