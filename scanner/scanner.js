@@ -5563,12 +5563,14 @@
 
   /**
    * Focuses `el` as a press does, mousedown before the focus and mouseup after: a widget that
-   * closes when its field blurs (a date picker) knows the press was inside it.
+   * closes when its field blurs (a date picker) knows the press was inside it. A page that
+   * cancels the mousedown keeps the focus where it is, as a browser does for a press (a modal's
+   * focus trap holding back a press outside it): the keys then go where the page put them.
    */
   function pressToFocus(el) {
     if (deepActiveElement(TOP_DOC) === el) return;
-    fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
-    focus(el, { preventScroll: true });
+    const pressed = fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+    if (pressed) focus(el, { preventScroll: true });
     fire(el, 'MouseEvent', 'mouseup', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
   }
 
