@@ -527,6 +527,13 @@ test('controlled inputs see every value (trackers, mask, maxlength, number, date
   assert.strictEqual(JSON.parse(await pageText(t, '#state')).name, '');
   await ok(t, { cmd: 'type', id: id('Name'), text: ' Lovelace', clear: false });
   assert.strictEqual((await ok(t, { cmd: 'get_value', id: id('Name') })).value, ' Lovelace');
+  // A press the page holds back (a modal's focus trap cancels mousedown outside it) leaves the
+  // focus where it was, as a browser does: clear empties the field without taking the focus.
+  await ok(t, { cmd: 'focus', id: id('Quantity') });
+  await t.evalTest(() => document.addEventListener('mousedown', (e) => e.preventDefault(), true));
+  await ok(t, { cmd: 'clear', id: id('Name') });
+  assert.strictEqual((await ok(t, { cmd: 'get_value', id: id('Name') })).value, '');
+  assert.strictEqual(await t.evalTest(() => document.activeElement.id), 'qty');
 });
 
 test('covered elements: error names the cover, force works, popups dismissed in order', async () => {
