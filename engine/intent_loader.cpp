@@ -138,7 +138,7 @@ class Converter {
   static constexpr int kMaxDepth = 64;
   static constexpr long kMaxValues = 100000;
 
-  Converter(const std::string& file, Marks& marks) : file_(file), marks_(marks) {}
+  explicit Converter(Marks& marks) : marks_(marks) {}
 
   bool convert(const YAML::Node& n, const std::string& path, json& out, int depth = 0) {
     marks_[path] = n.Mark();
@@ -197,7 +197,6 @@ class Converter {
   YAML::Mark error_mark;
 
  private:
-  const std::string& file_;
   Marks& marks_;
   long values_ = 0;
 };
@@ -1501,7 +1500,7 @@ bool convertYaml(const std::string& text, const std::string& file, const char* c
                    "check the indentation and quotes around that place");
     return false;
   }
-  Converter conv(file, marks);
+  Converter conv(marks);
   if (!conv.convert(root, "", doc)) {
     error = Status(code,
                    file + ":" + std::to_string(conv.error_mark.line + 1) + ":" +

@@ -5566,17 +5566,21 @@
    * closes when its field blurs (a date picker) knows the press was inside it. A page that
    * cancels the mousedown keeps the focus where it is, as a browser does for a press (a modal's
    * focus trap holding back a press outside it): the keys then go where the page put them.
+   * False: the page held the press back.
    */
   function pressToFocus(el) {
-    if (deepActiveElement(TOP_DOC) === el) return;
+    if (deepActiveElement(TOP_DOC) === el) return true;
     const pressed = fire(el, 'MouseEvent', 'mousedown', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
     if (pressed) focus(el, { preventScroll: true });
     fire(el, 'MouseEvent', 'mouseup', { bubbles: true, cancelable: true, composed: true, view: windowOf(el) });
+    return pressed;
   }
 
   function focusForTyping(el, kind) {
     const doc = ownerDocument(el);
-    pressToFocus(el);
+    // A field the page held the press back from gets no caret either: placing one focuses the
+    // field in WebKit (setSelectionRange), and an editable element everywhere.
+    if (!pressToFocus(el)) return doc;
     if (kind === 'editable') caretToEnd(el);
     else if (kind === 'input' || kind === 'textarea') {
       const len = currentValue(el, kind).length;
