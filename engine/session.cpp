@@ -131,6 +131,19 @@ Status Session::resolveSecrets(Command& command, Page& page) {
   return Status::ok();
 }
 
+Response Session::guardedDispatch(const Command& command, Page& page) {
+  // Whatever a command throws is our bug (a browser's answer of a shape we did not expect): the
+  // command fails with it, through the same masking, trace and events as any error, and lscope
+  // goes on; `lscope run` has no other catch, and an MCP client would get a bare error.
+  try {
+    return dispatch(command, page);
+  } catch (const std::exception& e) {
+    spdlog::error("{} threw: {}", command.name, e.what());
+    return errorResponse(command.name, Status(codes::kInternal, std::string("internal error: ") + e.what(),
+                                              "try again; if it repeats, report it with the trace (--trace)"));
+  }
+}
+
 Response Session::execute(const Command& original, const CallContext& context) {
   // The command's deadline: the server's per-command timeout, longer when the command asks to
   // wait longer (--timeout).
@@ -148,7 +161,7 @@ Response Session::execute(const Command& original, const CallContext& context) {
   std::string url_before = browser_.last ? browser_.last->url : "";
   LearnBefore learn_before;
   if (options_.learner) learn_before = learnBefore(command);
-  Response r = secrets ? dispatch(command, page) : errorResponse(command.name, secrets);
+  Response r = secrets ? guardedDispatch(command, page) : errorResponse(command.name, secrets);
   // An error answers with the page's events too (a dialog, a script lscope stopped): the next
   // command's answer would tell them late, beside a page they no longer describe.
   if (!r.ok()) page.reportEvents(r);

@@ -78,6 +78,7 @@ class Session : private IntentHost {
 
  private:
   Response dispatch(const Command& command, Page& page);
+  Response guardedDispatch(const Command& command, Page& page);  // dispatch; a throw is an error response
   // One trace line for the command (and one per step of an intent), masked (issue 20).
   void trace(const Command& command, const Response& r, Clock::time_point started, Page& page);
   // Replaces "secret:NAME" in parameters that accept it with the secret's value (session,

@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <deque>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <cstdlib>
 #include <regex>
@@ -264,6 +265,29 @@ TEST_CASE("typing a password never echoes it; it is masked in the page's URL too
   REQUIRE(factory.last);
   REQUIRE(factory.last->typed.size() == 1);
   CHECK(factory.last->typed[0] == "hunter2!");  // the page did receive it
+}
+
+TEST_CASE("a command that throws fails as a tool error, masked; the session goes on") {
+  // A backend's bug (an answer of an unexpected shape read as a string) fails that one command
+  // through the usual error path: a tool result the agent reads, not a dead `lscope run`.
+  ServerConfig config;
+  lscope::testing::ThrowingNavigateFactory factory(loginScan());
+  QueueOutbox outbox;
+  McpSession session(config, &factory, &outbox);
+  session.handleText(R"({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"goto","arguments":{"url":"http://x.test/throw"}}})");
+  session.handleText(R"({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"goto","arguments":{"url":"http://x.test/login"}}})");
+  session.drain();
+  std::map<int, json> replies;
+  while (!outbox.empty()) {
+    json m = *outbox.next();
+    if (m.contains("id")) replies[m["id"].get<int>()] = m;
+  }
+  REQUIRE(replies.count(1));
+  REQUIRE(replies[1].contains("result"));  // a tool result, not a JSON-RPC error
+  CHECK(replies[1]["result"]["isError"] == true);
+  CHECK(replies[1]["result"]["content"][0]["text"].get<std::string>().find("internal error: type must be string") != std::string::npos);
+  REQUIRE(replies.count(2));
+  CHECK(replies[2]["result"]["isError"] == false);
 }
 
 TEST_CASE("fields of the wrong type are answered, never thrown: the server goes on") {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,7 @@
 
 namespace lscope::testing {
 
-class StubBackend final : public Backend {
+class StubBackend : public Backend {
  public:
   explicit StubBackend(json scan) : scan_(std::move(scan)) {}
   std::string describe() const override { return "stub"; }
@@ -85,6 +86,29 @@ class StubFactory final : public BackendFactory {
   }
   void shutdown() override {}
   StubBackend* last = nullptr;
+
+ private:
+  json scan_;
+};
+
+// A backend with a bug: navigate throws (as a transport reading an answer of a shape it did not
+// expect would).
+class ThrowingNavigateBackend final : public StubBackend {
+ public:
+  using StubBackend::StubBackend;
+  Status navigate(const std::string& url, Deadline) override {
+    if (url.find("throw") != std::string::npos) throw std::runtime_error("type must be string, but is null");
+    return StubBackend::navigate(url, Deadline::in(Millis(1000)));
+  }
+};
+
+class ThrowingNavigateFactory final : public BackendFactory {
+ public:
+  explicit ThrowingNavigateFactory(json scan) : scan_(std::move(scan)) {}
+  Result<std::unique_ptr<Backend>> create(Deadline) override {
+    return std::unique_ptr<Backend>(std::make_unique<ThrowingNavigateBackend>(scan_));
+  }
+  void shutdown() override {}
 
  private:
   json scan_;

@@ -162,6 +162,10 @@ const char kIsolatedWorldHint[] = "the CDP backend (lscope-h) runs the scanner i
 
 Status hostileRealm() { return Status(codes::kScriptError, kHostileRealm, kIsolatedWorldHint); }
 
+// A window handle or element id as the remote end answered it; "" for anything else (a remote
+// end may answer null for a window that is closing: never a reason to throw).
+std::string idText(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+
 // A wait's script failed for good: no script of ours gets an answer from a page that replaced
 // JSON (both of its errors carry the isolated-world hint), and only a document going away or a
 // script error (a page mid-load) is worth asking again.
@@ -191,7 +195,7 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
   std::unique_ptr<WdPage> page(new WdPage(std::move(client), std::move(options)));
   auto created = page->client_->call("POST", "/session", {{"capabilities", capabilities}}, deadline);
   if (!created) return created.status().wrap("starting a WebDriver session at " + page->client_->base());
-  if (!created->is_object() || !created->contains("sessionId")) {
+  if (!created->is_object() || !created->contains("sessionId") || !(*created)["sessionId"].is_string()) {
     return Status(codes::kBrowserError, "the remote end at " + page->client_->base() +
                                             " answered New Session without a session id",
                   "is it a W3C WebDriver remote end?");
@@ -201,7 +205,19 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
   page->caps_ = created->value("capabilities", json::object());
   auto handle = page->command("GET", "/window", json(), deadline);
   if (!handle) return handle.status();
-  page->window_ = handle->get<std::string>();
+  page->window_ = idText(*handle);
+  if (page->window_.empty()) {
+    // The current window was closing as the session began (an attached browser whose tabs were
+    // just replaced): take one that is open.
+    auto handles = page->command("GET", "/window/handles", json(), deadline);
+    if (handles && handles->is_array()) {
+      for (const auto& h : *handles) {
+        if (!idText(h).empty()) page->window_ = idText(h);
+      }
+    }
+    if (page->window_.empty()) return Status(codes::kBrowserError, "the browser has no open window", "open one, or let lscope start its own browser");
+    LSCOPE_RETURN_IF_ERROR(page->client_->call("POST", "/session/" + page->session_ + "/window", {{"handle", page->window_}}, deadline).status());
+  }
   page->known_windows_.insert(page->window_);
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -306,7 +322,7 @@ Result<json> WdPage::command(const std::string& method, const std::string& path,
       // The page closed its own window: carry on in one that is left.
       auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
       if (handles && handles->is_array() && !handles->empty()) {
-        std::string next = handles->back().get<std::string>();
+        std::string next = idText(handles->back());
         if (client_->call("POST", "/session/" + session_ + "/window", {{"handle", next}}, deadline)) {
           window_ = next;
           frame_.clear();
@@ -736,8 +752,9 @@ Result<std::vector<FrameInfo>> WdPage::frames(Deadline deadline) {
   for (const auto& f : *r) {
     if (!f.is_array() || f.size() != 6 || !f[0].is_object() || !f[0].contains(kElementKey)) continue;
     FrameInfo info;
-    info.id = f[0][kElementKey].get<std::string>();
-    info.url = f[1].get<std::string>();
+    info.id = idText(f[0][kElementKey]);
+    info.url = idText(f[1]);
+    if (info.id.empty() || !f[2].is_number() || !f[3].is_number() || !f[4].is_number() || !f[5].is_number()) continue;
     info.parent_id = window_;
     info.cross_origin = true;
     info.box = Rect{f[2].get<double>(), f[3].get<double>(), f[4].get<double>(), f[5].get<double>()};
@@ -752,7 +769,8 @@ Result<std::vector<TabInfo>> WdPage::tabs(Deadline deadline) {
   std::vector<TabInfo> out;
   std::string active = window_;
   for (const auto& h : *handles) {
-    std::string id = h.get<std::string>();
+    std::string id = idText(h);
+    if (id.empty()) continue;
     {
       std::lock_guard<std::mutex> lock(mu_);
       known_windows_.insert(id);
@@ -809,7 +827,7 @@ Status WdPage::closeTab(const std::string& tab_id, Deadline deadline) {
   }
   if (back_to.empty()) {
     if (!left->is_array() || left->empty()) return Status(codes::kBrowserError, "no tab is left");
-    back_to = left->back().get<std::string>();
+    back_to = idText(left->back());
   }
   return switchTab(back_to, deadline);
 }
@@ -819,7 +837,7 @@ Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
   std::string handle;
   auto r = command("POST", "/window/new", {{"type", "tab"}}, deadline);
   if (r && r->is_object() && r->contains("handle")) {
-    handle = (*r)["handle"].get<std::string>();
+    handle = idText((*r)["handle"]);
     std::lock_guard<std::mutex> lock(mu_);
     if (known_windows_.count(handle)) {
       // WPE's cog answers with the window it already has: a single-view browser.
@@ -837,7 +855,7 @@ Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
     auto after = command("GET", "/window/handles", json(), deadline);
     if (!after) return after.status();
     for (const auto& h : *after) {
-      if (std::find(before->begin(), before->end(), h) == before->end()) handle = h.get<std::string>();
+      if (std::find(before->begin(), before->end(), h) == before->end()) handle = idText(h);
     }
     if (handle.empty()) return Status(codes::kUnsupported, "this remote end cannot open a tab");
   }
@@ -866,7 +884,7 @@ Status WdPage::setFiles(int scanner_id, const std::string& frame_id, const std::
     // Element Send Keys on a file input sets its files (§12.5.3), one path per line.
     std::string text;
     for (const auto& p : paths) text += (text.empty() ? "" : "\n") + p;
-    auto r = command("POST", "/element/" + (*el)[kElementKey].get<std::string>() + "/value",
+    auto r = command("POST", "/element/" + idText((*el)[kElementKey]) + "/value",
                      {{"text", text}}, deadline);
     st = r.status();
   }
@@ -879,8 +897,8 @@ void WdPage::noteNewWindows(Deadline deadline) {
   if (!handles || !handles->is_array()) return;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& h : *handles) {
-    std::string id = h.get<std::string>();
-    if (known_windows_.insert(id).second) events_.push_back({"tab_opened", id, ""});
+    std::string id = idText(h);
+    if (!id.empty() && known_windows_.insert(id).second) events_.push_back({"tab_opened", id, ""});
   }
 }
 
