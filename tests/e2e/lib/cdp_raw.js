@@ -81,6 +81,13 @@ export async function cdpConnect(wsUrl) {
       ws.send(JSON.stringify(sessionId ? { id, method, params, sessionId } : { id, method, params }));
       return new Promise((resolve, reject) => waiting.set(id, (m) => (m.error ? reject(new Error(m.error.message)) : resolve(m.result))));
     },
+    // Calls fn with each event ({method, params, sessionId}) from now on.
+    onEvent(fn) {
+      ws.handlers.add((text) => {
+        const m = JSON.parse(text);
+        if (m.method) fn(m);
+      });
+    },
     close() { ws.close(); },
   };
 }

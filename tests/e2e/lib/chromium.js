@@ -43,13 +43,24 @@ export async function startChromium({ width = 1280, height = 800 } = {}) {
     async reset(origins = []) {
       const cdp = await cdpConnect(wsUrl);
       try {
+        // A closed tab is gone when the browser says so (Target.closeTarget answers as closing
+        // starts): a chromedriver attaching before that took it for its window, 1 time in 15.
+        const destroyed = new Set();
+        let wake = () => {};
+        cdp.onEvent((m) => {
+          if (m.method === 'Target.targetDestroyed') { destroyed.add(m.params.targetId); wake(); }
+        });
+        await cdp.send('Target.setDiscoverTargets', { discover: true });
         const { targetId: keep } = await cdp.send('Target.createTarget', { url: 'about:blank' });
         const { targetInfos } = await cdp.send('Target.getTargets');
+        const closing = [];
         for (const t of targetInfos) {
           if (t.type === 'page' && t.targetId !== keep) {
+            closing.push(t.targetId);
             await cdp.send('Target.closeTarget', { targetId: t.targetId }).catch(() => {});
           }
         }
+        while (closing.some((id) => !destroyed.has(id))) await new Promise((resolve) => { wake = resolve; });
         await cdp.send('Storage.clearCookies', {});
         // Site data is cleared through a page's session (the browser's own answers "Internal error").
         const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: keep, flatten: true });
