@@ -96,9 +96,9 @@ class StubFactory final : public BackendFactory {
 class ThrowingNavigateBackend final : public StubBackend {
  public:
   using StubBackend::StubBackend;
-  Status navigate(const std::string& url, Deadline) override {
+  Status navigate(const std::string& url, Deadline deadline) override {
     if (url.find("throw") != std::string::npos) throw std::runtime_error("type must be string, but is null");
-    return StubBackend::navigate(url, Deadline::in(Millis(1000)));
+    return StubBackend::navigate(url, deadline);
   }
 };
 
