@@ -76,20 +76,24 @@ class StubBackend : public Backend {
   uint64_t navigations_ = 0;
 };
 
-class StubFactory final : public BackendFactory {
+// Makes a backend of type B (a StubBackend) per session; `last` is the newest.
+template <class B>
+class StubFactoryOf final : public BackendFactory {
  public:
-  explicit StubFactory(json scan) : scan_(std::move(scan)) {}
+  explicit StubFactoryOf(json scan) : scan_(std::move(scan)) {}
   Result<std::unique_ptr<Backend>> create(Deadline) override {
-    auto b = std::make_unique<StubBackend>(scan_);
+    auto b = std::make_unique<B>(scan_);
     last = b.get();
     return std::unique_ptr<Backend>(std::move(b));
   }
   void shutdown() override {}
-  StubBackend* last = nullptr;
+  B* last = nullptr;
 
  private:
   json scan_;
 };
+
+using StubFactory = StubFactoryOf<StubBackend>;
 
 // A backend with a bug: navigate throws (as a transport reading an answer of a shape it did not
 // expect would).
@@ -102,16 +106,6 @@ class ThrowingNavigateBackend final : public StubBackend {
   }
 };
 
-class ThrowingNavigateFactory final : public BackendFactory {
- public:
-  explicit ThrowingNavigateFactory(json scan) : scan_(std::move(scan)) {}
-  Result<std::unique_ptr<Backend>> create(Deadline) override {
-    return std::unique_ptr<Backend>(std::make_unique<ThrowingNavigateBackend>(scan_));
-  }
-  void shutdown() override {}
-
- private:
-  json scan_;
-};
+using ThrowingNavigateFactory = StubFactoryOf<ThrowingNavigateBackend>;
 
 }  // namespace lscope::testing

@@ -162,9 +162,9 @@ const char kIsolatedWorldHint[] = "the CDP backend (lscope-h) runs the scanner i
 
 Status hostileRealm() { return Status(codes::kScriptError, kHostileRealm, kIsolatedWorldHint); }
 
-// A window handle or element id as the remote end answered it; "" for anything else (a remote
-// end may answer null for a window that is closing: never a reason to throw).
-std::string idText(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
+// A text the remote end answered (a window handle, an element id, a URL); "" for anything else (a
+// remote end may answer null for a window that is closing: never a reason to throw).
+std::string stringOrEmpty(const json& v) { return v.is_string() ? v.get<std::string>() : std::string(); }
 
 // A wait's script failed for good: no script of ours gets an answer from a page that replaced
 // JSON (both of its errors carry the isolated-world hint), and only a document going away or a
@@ -205,18 +205,11 @@ Result<std::unique_ptr<WdPage>> WdPage::open(std::shared_ptr<WdClient> client, c
   page->caps_ = created->value("capabilities", json::object());
   auto handle = page->command("GET", "/window", json(), deadline);
   if (!handle) return handle.status();
-  page->window_ = idText(*handle);
-  if (page->window_.empty()) {
-    // The current window was closing as the session began (an attached browser whose tabs were
-    // just replaced): take one that is open.
-    auto handles = page->command("GET", "/window/handles", json(), deadline);
-    if (handles && handles->is_array()) {
-      for (const auto& h : *handles) {
-        if (!idText(h).empty()) page->window_ = idText(h);
-      }
-    }
-    if (page->window_.empty()) return Status(codes::kBrowserError, "the browser has no open window", "open one, or let lscope start its own browser");
-    LSCOPE_RETURN_IF_ERROR(page->client_->call("POST", "/session/" + page->session_ + "/window", {{"handle", page->window_}}, deadline).status());
+  page->window_ = stringOrEmpty(*handle);
+  // The current window was closing as the session began (an attached browser whose tabs were
+  // just replaced): take one that is open.
+  if (page->window_.empty() && !page->takeOpenWindow(deadline)) {
+    return Status(codes::kBrowserError, "the browser has no open window", "open one, or let lscope start its own browser");
   }
   page->known_windows_.insert(page->window_);
   namespace fs = std::filesystem;
@@ -320,14 +313,7 @@ Result<json> WdPage::command(const std::string& method, const std::string& path,
     }
     if (code == "NO_SUCH_WINDOW") {
       // The page closed its own window: carry on in one that is left.
-      auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
-      if (handles && handles->is_array() && !handles->empty()) {
-        std::string next = idText(handles->back());
-        if (client_->call("POST", "/session/" + session_ + "/window", {{"handle", next}}, deadline)) {
-          window_ = next;
-          frame_.clear();
-        }
-      }
+      takeOpenWindow(deadline);
       return Status(codes::kBrowserError, "the tab was closed", "tabs lists the open ones");
     }
     return r.status();
@@ -752,8 +738,8 @@ Result<std::vector<FrameInfo>> WdPage::frames(Deadline deadline) {
   for (const auto& f : *r) {
     if (!f.is_array() || f.size() != 6 || !f[0].is_object() || !f[0].contains(kElementKey)) continue;
     FrameInfo info;
-    info.id = idText(f[0][kElementKey]);
-    info.url = idText(f[1]);
+    info.id = stringOrEmpty(f[0][kElementKey]);
+    info.url = stringOrEmpty(f[1]);
     if (info.id.empty() || !f[2].is_number() || !f[3].is_number() || !f[4].is_number() || !f[5].is_number()) continue;
     info.parent_id = window_;
     info.cross_origin = true;
@@ -769,7 +755,7 @@ Result<std::vector<TabInfo>> WdPage::tabs(Deadline deadline) {
   std::vector<TabInfo> out;
   std::string active = window_;
   for (const auto& h : *handles) {
-    std::string id = idText(h);
+    std::string id = stringOrEmpty(h);
     if (id.empty()) continue;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -827,7 +813,7 @@ Status WdPage::closeTab(const std::string& tab_id, Deadline deadline) {
   }
   if (back_to.empty()) {
     if (!left->is_array() || left->empty()) return Status(codes::kBrowserError, "no tab is left");
-    back_to = idText(left->back());
+    back_to = stringOrEmpty(left->back());
   }
   return switchTab(back_to, deadline);
 }
@@ -837,7 +823,7 @@ Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
   std::string handle;
   auto r = command("POST", "/window/new", {{"type", "tab"}}, deadline);
   if (r && r->is_object() && r->contains("handle")) {
-    handle = idText((*r)["handle"]);
+    handle = stringOrEmpty((*r)["handle"]);
     std::lock_guard<std::mutex> lock(mu_);
     if (known_windows_.count(handle)) {
       // WPE's cog answers with the window it already has: a single-view browser.
@@ -855,7 +841,7 @@ Result<std::string> WdPage::newTab(const std::string& url, Deadline deadline) {
     auto after = command("GET", "/window/handles", json(), deadline);
     if (!after) return after.status();
     for (const auto& h : *after) {
-      if (std::find(before->begin(), before->end(), h) == before->end()) handle = idText(h);
+      if (std::find(before->begin(), before->end(), h) == before->end()) handle = stringOrEmpty(h);
     }
     if (handle.empty()) return Status(codes::kUnsupported, "this remote end cannot open a tab");
   }
@@ -884,7 +870,7 @@ Status WdPage::setFiles(int scanner_id, const std::string& frame_id, const std::
     // Element Send Keys on a file input sets its files (§12.5.3), one path per line.
     std::string text;
     for (const auto& p : paths) text += (text.empty() ? "" : "\n") + p;
-    auto r = command("POST", "/element/" + idText((*el)[kElementKey]) + "/value",
+    auto r = command("POST", "/element/" + stringOrEmpty((*el)[kElementKey]) + "/value",
                      {{"text", text}}, deadline);
     st = r.status();
   }
@@ -892,12 +878,23 @@ Status WdPage::setFiles(int scanner_id, const std::string& frame_id, const std::
   return st;
 }
 
+bool WdPage::takeOpenWindow(Deadline deadline) {
+  // client_ directly: command() calls this when the window is gone.
+  auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
+  if (!handles || !handles->is_array() || handles->empty()) return false;
+  std::string next = stringOrEmpty(handles->back());
+  if (next.empty() || !client_->call("POST", "/session/" + session_ + "/window", {{"handle", next}}, deadline)) return false;
+  window_ = next;
+  frame_.clear();
+  return true;
+}
+
 void WdPage::noteNewWindows(Deadline deadline) {
   auto handles = client_->call("GET", "/session/" + session_ + "/window/handles", json(), deadline);
   if (!handles || !handles->is_array()) return;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& h : *handles) {
-    std::string id = idText(h);
+    std::string id = stringOrEmpty(h);
     if (!id.empty() && known_windows_.insert(id).second) events_.push_back({"tab_opened", id, ""});
   }
 }

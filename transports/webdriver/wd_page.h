@@ -109,6 +109,8 @@ class WdPage final : public Backend {
   // Resizes the window so the viewport has the size asked for (where the remote end can).
   void fitViewport(Deadline deadline);
   void noteNewWindows(Deadline deadline);
+  // Switches to a window that is still open (the last the remote end lists); false if none.
+  bool takeOpenWindow(Deadline deadline);
   // chromedriver: installs the listener registry at document start in the current window.
   void registerListeners(Deadline deadline);
   void noteDownloads();
