@@ -5295,8 +5295,38 @@
 
   const FRAME_TAGS = { iframe: 1, frame: 1, object: 1, embed: 1 };
 
+  /**
+   * Script mode (input synthesized in this world: no `:hover` follows it): the element of `doc`
+   * the synthesized mouse is over (the frame's element when it is over a frame's content), null
+   * when over nothing of `doc`; undefined where no mouse was synthesized.
+   */
+  function synthesizedOver(doc) {
+    let node;
+    try {
+      const mouse = globalThis.__lemmascopeMouse;
+      if (!mouse || mouse.over === undefined) return undefined;
+      node = mouse.over;
+    } catch (e) {
+      return undefined;
+    }
+    for (let guard = 0; node && guard < 32; guard++) {
+      if (!isConnected(node)) return null;
+      const own = ownerDocument(node);
+      if (own === doc) return node;
+      try {
+        const win = docView(own);
+        node = (win && win.frameElement) || null;
+      } catch (e) {
+        return null;
+      }
+    }
+    return null;
+  }
+
   /** The deepest element of `doc` the mouse is over (through open shadow roots), or null. */
   function hoveredElement(doc) {
+    const synthesized = synthesizedOver(doc);
+    if (synthesized !== undefined) return synthesized;
     let root = doc;
     let deepest = null;
     for (let guard = 0; root && guard < 32; guard++) {

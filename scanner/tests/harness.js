@@ -49,7 +49,8 @@ const REPLY_TIMEOUT_MS = 60000;
 function serve(root = FIXTURES) {
   const missing = [];
   const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    const url = new URL(req.url, 'http://x');
+    const urlPath = decodeURIComponent(url.pathname);
     // Labelled pages built on real npm libraries load them as /node_modules/<pkg>/<file>, from
     // tests/fixtures (installed there with `npm ci`), as the end-to-end pages do.
     const base = urlPath.startsWith('/node_modules/') ? TESTS_FIXTURES : root;
@@ -58,7 +59,13 @@ function serve(root = FIXTURES) {
     fs.readFile(file, (err, data) => {
       if (err) { missing.push(urlPath); res.writeHead(404); res.end('not found'); return; }
       res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
-      res.end(data);
+      // ?hold=N: the document's first line now, the rest N ms later (the browser commits the
+      // document, and whatever goes in at its start goes in, before the page's first script).
+      const hold = Number(url.searchParams.get('hold')) || 0;
+      const cut = hold > 0 ? data.indexOf(10) + 1 : 0;
+      if (cut <= 0) { res.end(data); return; }
+      res.write(data.subarray(0, cut));
+      setTimeout(() => res.end(data.subarray(cut)), hold);
     });
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {

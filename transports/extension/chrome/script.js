@@ -438,14 +438,51 @@ function synthesizeMouse(p) {
   const pointer = (type, extra = {}) => send(el, new view.PointerEvent(type,
     { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, ...extra }));
   const mouse = (type, target = el, extra = {}) => send(target, new view.MouseEvent(type, { ...init, ...extra }));
+  // `node` and the elements that hold it, innermost first, through shadow hosts and the frames of
+  // same-origin documents (the mouse over an element of a frame is over the frame too). Inside:
+  // this function runs in the page as its source, without the service worker's helpers.
+  function lineage(node) {
+    const out = [];
+    for (let n = node, guard = 0; n && guard < 4096; guard++) {
+      if (n.nodeType === 1) out.push(n);
+      if (n.parentNode) n = n.parentNode;
+      else if (n.host) n = n.host;  // a shadow root
+      else if (n.nodeType === 9) {
+        try { n = n.defaultView && n.defaultView.frameElement; } catch (_) { n = null; }
+      } else n = null;
+    }
+    return out;
+  }
   if (p.type === 'mouseMoved') {
     if (state.over !== el) {
-      if (state.over && state.over.isConnected) {
-        send(state.over, new view.PointerEvent('pointerout', { ...init, pointerType: 'mouse', relatedTarget: el }));
-        mouse('mouseout', state.over, { relatedTarget: el });
+      // As a browser moves the mouse from one element to another (UI Events §4.3.4.1): out and
+      // leave on what it left, over and enter on what it entered. Enter and leave go to each
+      // element on the way that the move entered or left (through shadow hosts and same-origin
+      // frames), do not bubble, leave from the inside out and enter from the outside in.
+      const old = state.over && state.over.isConnected ? state.over : null;
+      const from = lineage(old);
+      const to = lineage(el);
+      const left = from.filter((e) => !to.includes(e));
+      const entered = to.filter((e) => !from.includes(e)).reverse();
+      const edge = (type, target, related, Ctor) => {
+        const v = target.ownerDocument.defaultView || view;
+        const own = { ...init, view: v, bubbles: false, cancelable: false, composed: false, relatedTarget: related };
+        send(target, Ctor === 'pointer' ? new v.PointerEvent(type, { ...own, pointerId: 1, pointerType: 'mouse', isPrimary: true })
+          : new v.MouseEvent(type, own));
+      };
+      // Chromium's order: the pointer's four kinds, then the mouse's.
+      if (old) {
+        send(old, new view.PointerEvent('pointerout', { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, relatedTarget: el }));
+        for (const e of left) edge('pointerleave', e, el, 'pointer');
       }
-      pointer('pointerover');
-      mouse('mouseover');
+      pointer('pointerover', { relatedTarget: old });
+      for (const e of entered) edge('pointerenter', e, old, 'pointer');
+      if (old) {
+        mouse('mouseout', old, { relatedTarget: el });
+        for (const e of left) edge('mouseleave', e, el, 'mouse');
+      }
+      mouse('mouseover', el, { relatedTarget: old });
+      for (const e of entered) edge('mouseenter', e, old, 'mouse');
       state.over = el;
     }
     pointer('pointermove');
