@@ -2,7 +2,9 @@
 // The scanner runs in an isolated world ("lemmascope") that page scripts cannot see.
 #include "transports/cdp/cdp_page.h"
 
+#include <condition_variable>
 #include <filesystem>
+#include <optional>
 #include <set>
 
 #include <spdlog/spdlog.h>
@@ -326,6 +328,7 @@ void CdpPage::frameSessionEnded(std::map<std::string, Target>::iterator frame) {
   // deadline: nothing answers for a frame that went.
   conn_->failSession(frame->second.session_id);
   targets_.erase(frame);
+  ++frames_gone_;
 }
 
 Status CdpPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
@@ -631,10 +634,47 @@ Status CdpPage::dispatchInOrder(const std::vector<std::pair<const char*, json>>&
     if (!r && failure->status.ok()) failure->status = r.status();
   };
   for (size_t k = 0; k + 1 < events.size(); ++k) conn_->post(events[k].first, events[k].second, session, note);
-  auto last = conn_->send(events.back().first, events.back().second, session, deadline);
-  if (!last) return last.status();
+  // The last answer. Input that makes the page remove the out-of-process frame it went to (a
+  // consent dialog's button in a cross-origin frame: the page drops the frame on its message)
+  // is never answered: Chromium drops the acknowledgement with the frame's widget. So once a
+  // frame went meanwhile, a short wait more, then the input counts as given (the engine looks
+  // at what it did, as after any click).
+  struct Last {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<Result<json>> answer;
+  };
+  auto last = std::make_shared<Last>();
+  const uint64_t gone_before = framesGone();
+  conn_->post(events.back().first, events.back().second, session, [last](const Result<json>& r) {
+    std::lock_guard<std::mutex> lock(last->mu);
+    last->answer = r;
+    last->cv.notify_all();
+  });
+  std::optional<Clock::time_point> gone_at;
+  for (;;) {
+    auto now = Clock::now();
+    if (!gone_at && framesGone() != gone_before) gone_at = now;
+    std::unique_lock<std::mutex> lock(last->mu);
+    if (last->answer) {
+      if (!*last->answer) return last->answer->status();
+      break;
+    }
+    if (gone_at && now >= *gone_at + kUnansweredAfterFrameGone) {
+      spdlog::debug("cdp: {} unanswered after a frame went: taken as given", events.back().first);
+      break;
+    }
+    if (now >= deadline.at()) return Status(codes::kTimeout, std::string(events.back().first) + " did not answer in time");
+    // Woken by the answer; a frame going is looked for every tick.
+    last->cv.wait_until(lock, std::min(deadline.at(), now + std::chrono::milliseconds(100)));
+  }
   std::lock_guard<std::mutex> lock(failure->mu);
   return failure->status;
+}
+
+uint64_t CdpPage::framesGone() {
+  std::lock_guard<std::mutex> lock(mu_);
+  return frames_gone_;
 }
 
 Status CdpPage::pressKey(const std::string& key_name, int modifiers, Deadline deadline) {
@@ -644,8 +684,9 @@ Status CdpPage::pressKey(const std::string& key_name, int modifiers, Deadline de
                   "use a key name such as Enter, Tab, Escape, ArrowDown, F5, or a single character");
   }
   noteSynthesizedInput();
-  LSCOPE_RETURN_IF_ERROR(call("Input.dispatchKeyEvent", keyEvent(*key, "keyDown", modifiers), deadline));
-  return call("Input.dispatchKeyEvent", keyEvent(*key, "keyUp", modifiers), deadline).status();
+  return dispatchInOrder({{"Input.dispatchKeyEvent", keyEvent(*key, "keyDown", modifiers)},
+                          {"Input.dispatchKeyEvent", keyEvent(*key, "keyUp", modifiers)}},
+                         deadline);
 }
 
 Result<std::string> CdpPage::screenshot(Deadline deadline) {
@@ -1039,6 +1080,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // Removed, or swapped to another process: either way its requests end elsewhere or not at all.
     t->worlds.erase(params.value("frameId", ""));
     t->child_frames.erase(params.value("frameId", ""));
+    ++frames_gone_;
     dropRequestsOf(*t, params.value("frameId", ""));
   } else if (method == "Network.requestWillBeSent") {
     // An event stream stays open as long as the page (a feed), and a video or sound buffers as

@@ -129,6 +129,10 @@ class CdpPage final : public Backend, public GatedPage {
   // Sends input events to the active tab in order without waiting for each answer; returns
   // after the last one's, with the first failure if any.
   Status dispatchInOrder(const std::vector<std::pair<const char*, json>>& events, Deadline deadline);
+  // How long the last input event may go unanswered once a frame went meanwhile (the frame it
+  // went to, whose acknowledgement went with it) before it counts as given.
+  static constexpr std::chrono::milliseconds kUnansweredAfterFrameGone{1000};
+  uint64_t framesGone();  // frames_gone_, under mu_
   Result<int> scannerWorld(const std::string& session, const std::string& frame_id,
                            Deadline deadline);
   // Waits until the active tab's main frame is not loading.
@@ -162,6 +166,7 @@ class CdpPage final : public Backend, public GatedPage {
   };
   std::map<std::string, Download> downloads_;  // by guid, until saved or canceled
   bool crashed_ = false;
+  uint64_t frames_gone_ = 0;  // frames detached or out-of-process frame sessions ended, ever
   // lscope stopped a page script that held the renderer; not yet said in an error.
   std::atomic<bool> stopped_script_{false};
   // By session: since when the renderer has left every script call unanswered (the first call of
