@@ -215,7 +215,10 @@ class WsRelay final : public ExtensionRelay {
   }
 
   Result<json> toResult(const std::string& method, const json& reply) const {
-    if (reply.contains("__closed")) {
+    // "No SW": the extension's service worker was stopped while the browser ran the command; the
+    // worker's last words before its socket closes.
+    if (reply.contains("__closed") || (reply.contains("error") && reply["error"].is_object() &&
+                                       reply["error"].value("message", std::string()) == "No SW")) {
       if (options_.browser_gone && options_.browser_gone()) return notConnected(method);
       return Status(codes::kBrowserError, "the extension disconnected during " + method,
                     "the extension or the browser stopped; run the command again: it waits for the extension to come back");
