@@ -370,6 +370,21 @@ describe('change reports', () => {
   });
 });
 
+describe('menus that open under the mouse', () => {
+  it('hover opens a menu that listens for mouseenter or mouseover, and the mouse leaving closes it', async () => {
+    // Through the extension's script mode too: its synthesized moves send enter and leave.
+    await ok('goto', { url: `${site.base}/e2e-pages/hover-menu.html` });
+    assert.match(await ok('hover', { target: 'Account' }), /\+ \[\d+\] link "Your profile"/);
+    // The mouse goes on to an item inside the menu: it stays open, and the click lands.
+    await ok('click', { target: 'Your orders' });
+    assert.match((await call('url')).structuredContent.url, /#orders$/);
+    const other = await ok('hover', { target: 'Departments' });
+    assert.match(other, /- \[\d+\] link "Your profile"/);
+    assert.match(other, /\+ \[\d+\] link "Garden"/);
+    assert.match(await ok('hover', { target: 'Help' }), /- \[\d+\] link "Garden"/);
+  });
+});
+
 describe('the state a widget shows', () => {
   it('the open tab, the expanded accordion section and menu are listed, and a click that changes them says so', async () => {
     // ARIA tabs whose panels hold only text: which tab is open is all that changes in the list.
