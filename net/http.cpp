@@ -181,6 +181,11 @@ Result<int> HttpServer::bind(const std::string& host, int port) {
 
 void HttpServer::run() { impl_->server.listen_after_bind(); }
 
+void HttpServer::keepIdleConnections(int seconds, int requests) {
+  impl_->server.set_keep_alive_timeout(seconds);
+  impl_->server.set_keep_alive_max_count(size_t(requests));
+}
+
 void HttpServer::stop() {
   if (impl_->server.is_running()) impl_->server.stop();
 }

@@ -86,8 +86,12 @@ class HttpServer {
   Result<int> bind(const std::string& host, int port);
   // Serves until stop(). Blocks.
   void run();
-  // Makes run() return; safe from any thread (signal handlers excepted).
+  // Makes run() return; safe from any thread (signal handlers excepted). It returns once idle
+  // kept-alive connections have timed out (keepIdleConnections).
   void stop();
+  // How long an idle kept-alive connection stays open, and for how many requests (before run();
+  // httplib's defaults: 5 s, 5 requests).
+  void keepIdleConnections(int seconds, int requests);
 
  private:
   struct Impl;

@@ -196,7 +196,13 @@ struct McpHttpServer::Impl {
 
   Impl(const ServerConfig& c, BackendFactory* f, HttpOptions o)
       : config(c), factory(f), options(std::move(o)),
-        http([this](const net::ServerRequest& req, net::ServerResponse& res) { handle(req, res); }) {}
+        http([this](const net::ServerRequest& req, net::ServerResponse& res) { handle(req, res); }) {
+    // An idle connection stays open longer than MCP clients keep theirs (3-5 s): a client that
+    // reuses it before it has read that the server closed it (one starved of the CPU for a
+    // moment) gets a reset instead of an answer ("fetch failed"). lscope serve ends on a signal,
+    // without waiting for idle connections.
+    http.keepIdleConnections(60, 1000);
+  }
 
   // Origin, Host and bearer checks: a non-empty result is the refusal.
   bool refused(const net::ServerRequest& req, net::ServerResponse& res) {

@@ -5,6 +5,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -219,6 +220,36 @@ describe('the transport rules, with raw requests', () => {
     assert.equal((await post({ jsonrpc: '2.0', id: 6, method: 'ping' }, h)).status, 404, 'ended sessions are gone');
     // ... and the server is still fine.
     assert.equal((await post(init)).status, 200);
+  });
+
+  it('a connection kept open between calls is still served after the client idled on it for seconds', async () => {
+    // A client decides to reuse its idle connection before it has read that the server closed
+    // it; a client starved of the CPU for a few seconds (a loaded machine) does exactly that, and
+    // its call failed ("fetch failed": the sanitizers' HTTP suite, under load). The server keeps an
+    // idle connection longer than clients do theirs.
+    const u = new URL(server.url);
+    const sock = net.connect(Number(u.port), u.hostname);
+    await new Promise((resolve, reject) => { sock.once('connect', resolve); sock.once('error', reject); });
+    let got = '';
+    sock.on('data', (d) => { got += d; });
+    const closed = new Promise((resolve) => sock.once('close', resolve));
+    const exchange = async (body) => {
+      got = '';
+      const text = JSON.stringify(body);
+      sock.write(`POST ${u.pathname} HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\n` +
+        `Accept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+      // The answer's status line, or the connection's end.
+      const status = await Promise.race([
+        new Promise((resolve) => { const on = () => { const m = /^HTTP\/1\.1 (\d+)/.exec(got); if (m) { sock.off('data', on); resolve(Number(m[1])); } }; sock.on('data', on); }),
+        closed.then(() => 'closed'),
+      ]);
+      return status;
+    };
+    assert.equal(await exchange(init), 200);
+    // Idle as long as a busy client may (longer than the 5 s some servers keep a connection).
+    await new Promise((resolve) => setTimeout(resolve, 7000));
+    assert.equal(await exchange({ ...init, id: 2 }), 200, 'the connection is still open and served');
+    sock.destroy();
   });
 
   it('a non-loopback bind needs --auth-token; with it, requests need the bearer token', async () => {
