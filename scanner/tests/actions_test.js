@@ -261,7 +261,9 @@ test('wait_quiet with done_quiet: the short spell only when the action\'s work w
   if (LATE_REGISTRY === false) {
     const faded = await clickAndSettle('Fade in');
     assert.strictEqual(faded.out, 'faded in', JSON.stringify(faded));
-    assert.ok(!faded.spell.done, JSON.stringify(faded));
+    // On a loaded machine the 50 ms transition can end before the timers are waited for: its
+    // end's timers are then waited for there (to the last, 300 ms), and the spell finds nothing.
+    if (faded.timers.waited_ms < 250) assert.ok(!faded.spell.done, JSON.stringify(faded));
   }
   // Work it cannot follow to its end: the long spell, everywhere, and nothing left pending (a
   // port whose partner went to the window as the page loaded delivers elsewhere: its message is
