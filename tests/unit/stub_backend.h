@@ -2,6 +2,7 @@
 // layer only. End-to-end tests always use a real browser.
 #pragma once
 
+#include <future>
 #include <mutex>
 #include <stdexcept>
 #include <string>
@@ -107,5 +108,18 @@ class ThrowingNavigateBackend final : public StubBackend {
 };
 
 using ThrowingNavigateFactory = StubFactoryOf<ThrowingNavigateBackend>;
+
+// A backend whose navigate to a URL with "gate" in it waits until the test opens `gate` (or its
+// deadline): a call held in flight for as long as the test needs, on any machine.
+class GatedNavigateBackend final : public StubBackend {
+ public:
+  using StubBackend::StubBackend;
+  static inline std::shared_future<void> gate;
+  Status navigate(const std::string& url, Deadline deadline) override {
+    if (url.find("gate") != std::string::npos && gate.valid()) gate.wait_until(deadline.at());
+    return StubBackend::navigate(url, deadline);
+  }
+};
+using GatedNavigateFactory = StubFactoryOf<GatedNavigateBackend>;
 
 }  // namespace lscope::testing
