@@ -108,9 +108,9 @@ async function soak(i) {
 const results = await Promise.all(Array.from({ length: SESSIONS }, (_, i) => soak(i)));
 clearInterval(sampler);
 // Every session ended: what the server holds when nothing is open, once idle keep-alive
-// connections (the client's pool, the server's 5 s) have closed: waited for, at most 20 s.
+// connections (the client's pool, the server's 15 s) have closed: waited for, at most 30 s.
 let idle = sample(pid);
-for (const t0 = Date.now(); idle.fds > baseline.fds + 2 && Date.now() - t0 < 20000; idle = sample(pid)) {
+for (const t0 = Date.now(); idle.fds > baseline.fds + 2 && Date.now() - t0 < 30000; idle = sample(pid)) {
   await new Promise((resolve) => setTimeout(resolve, 250));
 }
 const held = fs.readdirSync(`/proc/${pid}/fd`).map((fd) => { try { return fs.readlinkSync(`/proc/${pid}/fd/${fd}`); } catch { return '?'; } });

@@ -199,9 +199,9 @@ struct McpHttpServer::Impl {
         http([this](const net::ServerRequest& req, net::ServerResponse& res) { handle(req, res); }) {
     // An idle connection stays open longer than MCP clients keep theirs (3-5 s): a client that
     // reuses it before it has read that the server closed it (one starved of the CPU for a
-    // moment) gets a reset instead of an answer ("fetch failed"). lscope serve ends on a signal,
-    // without waiting for idle connections.
-    http.keepIdleConnections(60, 1000);
+    // moment) gets a reset instead of an answer ("fetch failed"). Not much longer: each idle
+    // connection holds a thread. lscope serve ends on a signal, without waiting for them.
+    http.keepIdleConnections(15, 1000);
   }
 
   // Origin, Host and bearer checks: a non-empty result is the refusal.
