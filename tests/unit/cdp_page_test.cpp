@@ -4,7 +4,6 @@
 
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "transports/cdp/cdp_page.h"
 
@@ -24,18 +23,12 @@ class ScriptedConnection final : public CdpConnection {
   std::map<std::string, std::vector<Event>> before_reply;
   std::map<std::string, json> replies;
   std::vector<std::string> sent;
-  // Input events of this type ("mouseReleased") are never answered; `when_unanswered` are the
+  // Input events of this type ("mouseReleased"), posted, are never answered; `when_unanswered` are the
   // events the browser sends meanwhile.
   std::string unanswered_type;
   std::vector<Event> when_unanswered;
 
-  Result<json> send(const std::string& method, const json& params, const std::string&, Deadline deadline) override {
-    if (!unanswered_type.empty() && params.value("type", "") == unanswered_type) {
-      sent.push_back(method);
-      for (const auto& e : when_unanswered) emit(e.method, e.params);
-      std::this_thread::sleep_until(deadline.at());  // a browser that never answers
-      return Status(codes::kTimeout, method + " did not answer in time");
-    }
+  Result<json> send(const std::string& method, const json&, const std::string&, Deadline) override {
     sent.push_back(method);
     for (const auto& e : before_reply[method]) emit(e.method, e.params);
     auto it = replies.find(method);
@@ -69,6 +62,16 @@ class ScriptedConnection final : public CdpConnection {
   std::map<int, Listener> listeners_;
   int next_ = 0;
 };
+
+// Opens a tab (target T1, session S1) showing `url` through the scripted connection.
+Result<std::unique_ptr<CdpPage>> openTab(const std::shared_ptr<ScriptedConnection>& conn, const std::string& url) {
+  conn->replies["Target.createTarget"] = {{"targetId", "T1"}};
+  conn->replies["Target.attachToTarget"] = {{"sessionId", "S1"}};
+  conn->replies["Page.getFrameTree"] = {{"frameTree", {{"frame", {{"id", "T1"}, {"url", url}}}}}};
+  CdpPageOptions options;
+  options.fit_viewport = false;
+  return CdpPage::open(conn, options, Deadline::in(Millis(2000)));
+}
 
 }  // namespace
 
@@ -108,12 +111,7 @@ TEST_CASE("a cross-origin frame's document request does not keep the page busy o
   // there, never here. Every settle on such a page (consent managers, embeds, ads) waited for
   // network quiet to its 3 s cap.
   auto conn = std::make_shared<ScriptedConnection>();
-  conn->replies["Target.createTarget"] = {{"targetId", "T1"}};
-  conn->replies["Target.attachToTarget"] = {{"sessionId", "S1"}};
-  conn->replies["Page.getFrameTree"] = {{"frameTree", {{"frame", {{"id", "T1"}, {"url", "http://x.test/"}}}}}};
-  CdpPageOptions options;
-  options.fit_viewport = false;
-  auto page = CdpPage::open(conn, options, Deadline::in(Millis(2000)));
+  auto page = openTab(conn, "http://x.test/");
   REQUIRE(page.ok());
   auto busy = [&] { return (*page)->requestsInFlight().value_or(true); };
   CHECK_FALSE(busy());
@@ -167,12 +165,7 @@ TEST_CASE("a click whose frame the page removes is given, though Chromium never 
   // and Chromium dropped the release's acknowledgement with the frame's widget (1 task in 10 of
   // the corpus's Sourcepoint pages under load): the click waited 32.5 s and failed.
   auto conn = std::make_shared<ScriptedConnection>();
-  conn->replies["Target.createTarget"] = {{"targetId", "T1"}};
-  conn->replies["Target.attachToTarget"] = {{"sessionId", "S1"}};
-  conn->replies["Page.getFrameTree"] = {{"frameTree", {{"frame", {{"id", "T1"}, {"url", "http://x.test/"}}}}}};
-  CdpPageOptions options;
-  options.fit_viewport = false;
-  auto page = CdpPage::open(conn, options, Deadline::in(Millis(2000)));
+  auto page = openTab(conn, "http://x.test/");
   REQUIRE(page.ok());
   conn->unanswered_type = "mouseReleased";
 
