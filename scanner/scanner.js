@@ -4726,6 +4726,15 @@
   // 13. Actionability and input events: scroll into view, visible, enabled, receives the pointer.
   // ===============================================================================================
   const SETTLE_FALLBACK_MS = 50; // when requestAnimationFrame does not fire (hidden tabs)
+  const FRAME_STALL_MS = 500; // a visible page's next frames, at the latest (wait_quiet's `frames`)
+  /** Whether the top document is shown, so its animation frames come. */
+  function drawing() {
+    try {
+      return TOP_DOC.visibilityState === 'visible';
+    } catch (e) {
+      return false;
+    }
+  }
   const UPGRADE_TIMEOUT_MS = 3000; // web components still loading: at most this long before acting
   const UPGRADE_PATIENCE_MS = 300; // ... and this long without a definition or a loaded resource
   const PATIENCE_FRAMES = 10; // ... over at least this many checks (a frame each)
@@ -6740,8 +6749,11 @@
         B.clearTimeout(fallback);
         timer = B.setTimeout(() => {
           timeUp = true;
+          // Frames that do not come: a hidden tab draws none (quiet + 50 ms); a visible one
+          // draws, however late on a loaded machine (seen: no frame for 50 ms beside a full
+          // test run), so only a renderer stalled for half a second ends the spell without them.
           if (framesLeft > 0) {
-            fallback = B.setTimeout(() => { framesLeft = 0; over(); }, SETTLE_FALLBACK_MS);
+            fallback = B.setTimeout(() => { framesLeft = 0; over(); }, drawing() ? FRAME_STALL_MS : SETTLE_FALLBACK_MS);
           }
           over();
         }, quiet);
