@@ -537,6 +537,22 @@ ResolverHooks Page::hooks(const PageScan& page) {
     }
     return out;
   };
+  h.in_modal = [this, &page]() {
+    std::vector<int> out;
+    for (const auto& p : page.patterns) {
+      if (p.name != "modal_dialog") continue;
+      for (const auto& [field, id] : p.fields) out.push_back(id);
+      if (p.container.empty()) continue;
+      auto inside = scanner_.query(":is(" + p.container + ") *", false, p.frame);
+      if (!inside) continue;
+      for (int sid : inside->ids) {
+        for (const auto& e : page.elements) {
+          if (e.scanner_id == sid && e.frame == p.frame) out.push_back(e.id);
+        }
+      }
+    }
+    return out;
+  };
   h.near = [this](const std::string& text) -> Result<std::vector<int>> {
     ScanRequest near;
     near.near = text;
@@ -820,6 +836,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   // The option, once the widget shows its list: exact text first (the resolver ranks it so).
   // Widgets whose options the scan folds into the widget (tom-select, select2) show them as
   // text: found then like any text a person reads (find_text), outside the widget's own box.
+  std::set<int> known;  // the elements before the widget opened
   auto findOption = [&](const PageScan& page, bool open) -> std::optional<Element> {
     auto cands = findCandidates(want, page, hooks(page));
     if (cands) {
@@ -843,6 +860,14 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
         bool holds_widget = box.width > 0 && box.within(e.rect);
         if (holds_widget || normalizeText(e.text).size() > 2 * normalizeText(text).size() + 24) continue;
         e.id = state_.ids.idFor(e);
+        // What the click opened, not what was there before it (a checkbox "Email me product news"
+        // is no option "Pro", however the list is slow to appear); nor the list itself (its text
+        // holds every option, and a click there lands on whichever is in its middle); and its own
+        // text reads the option, as whole words.
+        if (known.count(e.id)) continue;
+        std::string role = e.attributes.value("role", "");
+        if (e.type == "select" || role == "listbox" || role == "menu" || role == "tree" || role == "grid") continue;
+        if (!containsWords(normalizeText(e.text), normalizeText(text))) continue;
         if (isOption(e) || e.attributes.value("role", "") == "option" || e.attributes.value("role", "") == "treeitem") return e;
         if (!fallback) fallback = e;
       }
@@ -852,7 +877,6 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   };
   auto before = scan();
   if (!before) return before.status();
-  std::set<int> known;
   for (const auto& e : before->elements) known.insert(e.id);
   std::optional<Element> option = findOption(*before, false);
   if (!option) {
@@ -864,20 +888,36 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     Deadline until = deadline.capped(Millis(3000));
     std::optional<PageScan> page;
     bool typed = false;
+    bool scrolling = true;
     Status waited = waitUntil(*this, [&]() -> Result<bool> {
       auto p = scan();
       if (!p) return p.status();
       page = std::move(p.value());
       option = findOption(*page, true);
       if (option) return true;
-      // Long lists filter as you type: a search field the widget focused takes the text.
+      // Long lists filter as you type: a search field the widget focused takes the text, and so
+      // does the widget's own text field while it is empty (an autocomplete: MUI's, jQuery UI's).
       if (!typed) {
         for (const auto& e : page->elements) {
-          if (e.focused && (e.type == "input" || e.role == "search") && e.id != el.id && !known.count(e.id)) {
+          bool own = e.id == el.id && e.tag == "input" && (!e.value || e.value->empty());
+          if (e.focused && (e.type == "input" || e.role == "search") && (own || (e.id != el.id && !known.count(e.id)))) {
             typed = true;
             LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
             break;
           }
+        }
+      }
+      // A long list that renders what is in view (Ant Design's virtual list), with nothing to type
+      // into: scroll it as a person does, a screen at a time, until the option shows or it ends.
+      if (!typed && scrolling) {
+        const Element* shown = nullptr;
+        for (const auto& e : page->elements) {
+          if (isOption(e) && e.id != el.id && !known.count(e.id)) shown = &e;  // what opening showed
+        }
+        if (shown) {
+          auto moved = scanner_.scroll(json{{"within", shown->scanner_id}, {"direction", "down"}}, shown->frame);
+          scrolling = moved && moved->value("moved", false);
+          if (scrolling) return false;
         }
       }
       return false;

@@ -28,6 +28,20 @@ std::string normalizeText(const std::string& text) {
   return out;
 }
 
+// `want` occurs in `text` with a word boundary on both sides.
+bool containsWords(const std::string& text, const std::string& want) {
+  if (want.empty()) return false;
+  auto alnum = [](unsigned char c) { return std::isalnum(c) || c >= 0x80; };
+  for (size_t pos = text.find(want); pos != std::string::npos; pos = text.find(want, pos + 1)) {
+    bool start = pos == 0 || !alnum(static_cast<unsigned char>(text[pos - 1])) || !alnum(static_cast<unsigned char>(want[0]));
+    size_t end = pos + want.size();
+    bool stop = end >= text.size() || !alnum(static_cast<unsigned char>(text[end])) ||
+                !alnum(static_cast<unsigned char>(want.back()));
+    if (start && stop) return true;
+  }
+  return false;
+}
+
 namespace {
 
 std::string lower(std::string s) {
@@ -73,18 +87,6 @@ std::vector<std::string> aliases(const Element& e) {
 }
 
 // 0 = no match, higher = better.
-// `want` occurs in `text` with a word boundary on both sides.
-bool containsWords(const std::string& text, const std::string& want) {
-  auto alnum = [](unsigned char c) { return std::isalnum(c) || c >= 0x80; };
-  for (size_t pos = text.find(want); pos != std::string::npos; pos = text.find(want, pos + 1)) {
-    bool start = pos == 0 || !alnum(static_cast<unsigned char>(text[pos - 1])) || !alnum(static_cast<unsigned char>(want[0]));
-    size_t end = pos + want.size();
-    bool stop = end >= text.size() || !alnum(static_cast<unsigned char>(text[end])) ||
-                !alnum(static_cast<unsigned char>(want.back()));
-    if (start && stop) return true;
-  }
-  return false;
-}
 
 // A label's decorations do not count for an exact match: "Message:" is "Message", "Email *" is
 // "Email".
@@ -426,8 +428,14 @@ Result<std::vector<const Element*>> findCandidates(const TargetSpec& target, con
   Status error;
   auto cands = matchPrimary(target, scan, hooks, error);
   if (!error) return error;
-  std::stable_sort(cands.begin(), cands.end(), [](const Scored& a, const Scored& b) {
+  std::vector<int> modal;
+  if (cands.size() > 1 && hooks.in_modal) modal = hooks.in_modal();
+  auto reachable = [&](const Scored& s) {
+    return modal.empty() || std::find(modal.begin(), modal.end(), s.e->id) != modal.end();
+  };
+  std::stable_sort(cands.begin(), cands.end(), [&](const Scored& a, const Scored& b) {
     if (a.quality != b.quality) return a.quality > b.quality;
+    if (reachable(a) != reachable(b)) return reachable(a);
     return a.rank > b.rank;
   });
   std::vector<const Element*> out;
@@ -527,10 +535,15 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
   if (cands->size() > 1 && !target.anchor && target.nth == 0 && target.kind != TargetSpec::Kind::kId) {
     // Equally good: same text quality and same rank as the first.
     auto tq = [&](const Element* e) { return textual ? textQuality(*e, target) : 0; };
+    // One in an open dialog is no tie with one behind it (findCandidates put it first).
+    std::vector<int> modal = hooks.in_modal ? hooks.in_modal() : std::vector<int>();
+    auto reachable = [&](const Element* e) {
+      return modal.empty() || std::find(modal.begin(), modal.end(), e->id) != modal.end();
+    };
     size_t ties = 0;
     std::vector<const Element*> tied;
     for (const Element* e : *cands) {
-      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element)) {
+      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element) && reachable(e) == reachable(r.element)) {
         ++ties;
         tied.push_back(e);
       }

@@ -37,6 +37,9 @@ struct ResolverHooks {
   // Any visible text on the page (Playwright's getByText), for text targets that match no
   // listed element; best first. `match`: exact, contains or regex.
   std::function<Result<std::vector<FoundText>>(const std::string& text, const std::string& match)> find_text;
+  // The ids of the elements inside the modal dialogs the page shows (none open: empty). Of
+  // equally good matches, those a person can reach come first: in the dialog, not behind it.
+  std::function<std::vector<int>()> in_modal;
 };
 
 // Every element matching `target` (relations, ordinal and fallbacks applied), best first. Empty
@@ -55,5 +58,8 @@ bool roleMatches(const Element& e, const std::string& word);
 
 // Normalized text for matching: lower case, whitespace collapsed, trimmed.
 std::string normalizeText(const std::string& text);
+
+// True when `want` (non-empty) occurs in `text` with a word boundary on both sides.
+bool containsWords(const std::string& text, const std::string& want);
 
 }  // namespace lscope

@@ -1190,7 +1190,10 @@
       if (tag !== 'html' && tag !== 'body') {
         const box = boxOf(getRect(el));
         view = intersect(view, box);
-        clip = intersect(clip, isScrollable(st) ? scrollExtent(el, box) : box);
+        // What a scroll container holds scrolls into its box: reachable wherever that box is (a
+        // list that scrolls inside a panel that clips it: MUI's Autocomplete listbox in its Paper).
+        if (!isScrollable(st)) clip = intersect(clip, box);
+        else clip = boxMeetsRect(clip, getRect(el)) ? scrollExtent(el, box) : intersect(clip, box);
       }
     }
     const fixed = fixedHere ? el : up.fixed;
@@ -1363,15 +1366,24 @@
     }
   }
 
-  function labelledByText(el) {
+  /**
+   * The text of the elements aria-labelledby names. `ownValue`: a custom select that names itself
+   * among them (MUI's Select: "plan-label plan") reads its shown value there, which the scan
+   * reports as its value: the other parts are its name, if there are any.
+   */
+  function labelledByText(el, ownValue) {
     const ids = strTrim(attr(el, 'aria-labelledby'));
     if (!ids) return '';
     const parts = [];
+    const others = [];
     each(strSplit(ids, /\s+/), (id) => {
       const ref = byIdInRoot(el, id);
-      if (ref) push(parts, collapse(attr(ref, 'aria-label') || safeInnerText(ref) || textContent(ref)));
+      if (!ref) return;
+      const text = collapse(attr(ref, 'aria-label') || safeInnerText(ref) || textContent(ref));
+      push(parts, text);
+      if (!ownValue || !composedContains(el, ref)) push(others, text);
     });
-    return collapse(join(parts, ' '));
+    return collapse(join(others, ' ')) || collapse(join(parts, ' '));
   }
 
   /** Text of a <label> (or any box) without the text of the controls inside it. */
@@ -1555,10 +1567,10 @@
     const originalName = original ? accessibleName(original, 'select') : '';
     if (originalName) return originalName;
     // tom-select moves the <select>'s label to its combobox input, inside the box people click.
-    const combo = custom && original && tagOf(el) !== 'input' ? firstOf(el, 'input[role=combobox]') : null;
+    const combo = custom && tagOf(el) !== 'input' ? (original ? firstOf(el, 'input[role=combobox]') : hiddenComboboxOf(el)) : null;
     const comboName = combo ? accessibleName(combo, 'input') : '';
     if (comboName) return comboName;
-    const byRef = labelledByText(el);
+    const byRef = labelledByText(el, custom);
     if (byRef) return byRef;
     const aria = collapse(attr(el, 'aria-label'));
     const tag = tagOf(el);
@@ -1599,6 +1611,10 @@
       const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
           attr(el, 'placeholder') || attr(el, 'title'));
       if (ph) return ph;
+    }
+    if (tag === 'button') {
+      const label = controlLabelText(el);
+      if (label) return label;
     }
     let content = contentText(el);
     // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
@@ -1916,6 +1932,8 @@
     if (tag === 'select') return 'select';
     if (tag === 'textarea') return 'textarea';
     if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    // A button that is a switch or a checkbox (Ant Design's Switch) reads its state from aria-checked.
+    if (tag === 'button' && (role === 'switch' || role === 'checkbox')) return 'checkbox';
     if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
     if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     switch (role) {
@@ -1943,9 +1961,11 @@
   function plainType(el, tag) {
     const role = ariaRole(el);
     if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    if (hiddenComboboxOf(el)) return 'select';
     if (tag === 'tr' || role === 'row') return 'row';
     if (role === 'listitem' || role === 'cell') return 'item';
-    for (let n = parentElement(el), depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+    // (Ant Design's options sit five levels inside .ant-select-dropdown: a virtual list's holders.)
+    for (let n = parentElement(el), depth = 0; n && depth < 7; n = parentElement(n), depth++) {
       if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class'))) return 'option';
     }
     if (tag === 'a' || hasAttribute(el, 'data-href') || hasAttribute(el, 'data-url') ||
@@ -1984,6 +2004,18 @@
     return found;
   }
 
+  /**
+   * The combobox text field a select box draws over (Ant Design's Select and Element Plus's keep a
+   * read-only input role=combobox transparent inside the box a person clicks), or null. The box is
+   * then the select, named by that field's label.
+   */
+  function hiddenComboboxOf(el) {
+    if (tagOf(el) === 'input') return null;
+    const input = firstOf(el, 'input[role=combobox]');
+    if (!input || !hasAttribute(input, 'readonly') || isVisible(input)) return null;
+    return input;
+  }
+
   // The box a person clicks to open a custom select (tom-select's control; select2's and
   // choices.js's carry ARIA roles of their own).
   const CUSTOM_SELECT_BOX = /(^|\s)(ts-control|select2-selection|choices)(\s|$)/;
@@ -2001,10 +2033,16 @@
   function customSelectValue(el) {
     const original = originalSelectOf(el);
     const shown = firstOf(el, '.select2-selection__rendered, .choices__list--single .choices__item, ' +
-        '.ts-control > .item, [class*="single-value" i], [class*="selected-value" i]') ||
+        '.ts-control > .item, [class*="single-value" i], [class*="selected-value" i], [class*="selection-item" i], ' +
+        '[class*="selection-placeholder" i], [class*="select__placeholder" i]') ||
         (originalSelectOf(el) && tagOf(el) === 'input' ? firstOf(parentElement(el) || el, '.item') : null);
     if (shown) {
-      if (reTest(/placeholder/i, attr(shown, 'class')) || hasAttribute(shown, 'data-placeholder')) return '';
+      // (Element Plus shows the choice in its placeholder box too: faded, it is the placeholder.)
+      const cls = attr(shown, 'class');
+      if ((reTest(/placeholder/i, cls) && (!reTest(/selected/i, cls) || reTest(/transparent/i, cls))) ||
+          hasAttribute(shown, 'data-placeholder')) {
+        return '';
+      }
       const text = collapse(labelText(shown));
       if (text) return strReplace(text, /\s*(Remove item|\u00d7)$/i, '');
     }
@@ -2286,7 +2324,13 @@
 
   /** Checked state for native and ARIA checkables; null for elements that cannot be checked. */
   function checkedState(el, tag, type) {
-    if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return !!inputChecked(el);
+    if (tag === 'input' && (type === 'checkbox' || type === 'radio')) {
+      // A switch drawn over a native checkbox shows its framework's state, which keeps aria-checked
+      // (Element Plus cancels the box's own toggle and sets its model: the box itself may lag).
+      const aria = ariaRole(el) === 'switch' ? attr(el, 'aria-checked') : '';
+      if (aria === 'true' || aria === 'false') return aria === 'true';
+      return !!inputChecked(el);
+    }
     if (type === 'checkbox' || type === 'radio') {
       const v = attr(el, 'aria-checked') || attr(el, 'aria-pressed');
       return v === 'true' || v === 'mixed';
@@ -3255,7 +3299,7 @@
     for (let i = n - 1; i >= 0; i--) {
       const item = items[i];
       const widget = item.type === 'select' && item.tag !== 'select' && item.tag !== 'input';
-      const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox');
+      const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox' || !!hiddenComboboxOf(item.el));
       const listbox = widget && !custom && item.why === 0 && ariaRole(item.el) === 'listbox';
       if (item.why === 0 && !listbox && !custom) continue;
       const inner = new B.Set();
@@ -3270,6 +3314,14 @@
       if (listbox) {
         if (options) setAdd(drop, item);
         continue;
+      }
+      if (custom && item.why !== 0) {
+        // The box's own arrow beside it, hidden from assistive technology (Ant Design's
+        // .ant-select-arrow): part of the select, not a control of its own.
+        const box = parentElement(item.el);
+        for (let j = i + 1; j < n && box && insideForUnits(box, items[j].el); j++) {
+          if (items[j].why !== 0 && closestAttr(items[j].el, 'aria-hidden', box) === 'true') setAdd(drop, items[j]);
+        }
       }
       if (custom) {
         // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
@@ -3291,7 +3343,11 @@
         continue;
       }
       if (inner.size) {
-        const own = collapse(ownText(item.el, inner));
+        // A <label> of a unit inside is that unit's text, not the box's (MUI's Autocomplete root
+        // listens for clicks around its labelled input: the input is the unit).
+        const skip = new B.Set(inner);
+        each(innerItems, (x) => each(labelsOf(x.el), (l) => setAdd(skip, l)));
+        const own = collapse(ownText(item.el, skip));
         if (!own) {
           setAdd(drop, item);
           continue;
@@ -3330,6 +3386,14 @@
    */
   function insideForUnits(outer, inner) {
     return composedContains(outer, inner) || (isShadowRoot(getRootNode(outer)) && flatContains(outer, inner));
+  }
+
+  /** The value of attribute `name` on `el` or its nearest ancestor below `top` that has it, or ''. */
+  function closestAttr(el, name, top) {
+    for (let n = el; n && n !== top; n = parentElement(n)) {
+      if (hasAttribute(n, name)) return attr(n, name);
+    }
+    return '';
   }
 
   /** True when a role=listbox element lies between `el` and its ancestor `top` (excluded). */
@@ -5814,8 +5878,19 @@
       return out;
     }
     const container = param(cmd, 'container', null);
+    const within = param(cmd, 'within', null);
     let target = null;
-    if (container !== null) {
+    if (within !== null) {
+      // The box that scrolls around an element (an open list whose options render as it scrolls).
+      const item = lookup(within);
+      for (let n = composedParent(item.el); n && !target; n = composedParent(n)) {
+        const tag = tagOf(n);
+        if (tag === 'html' || tag === 'body') break;
+        const st = styleOf(n);
+        if (st && isScrollable(st) && (scrollHeight(n) > clientHeight(n) || scrollWidth(n) > clientWidth(n))) target = n;
+      }
+      if (!target) throw fail('ELEMENT_NOT_FOUND', 'nothing scrolls around ' + itemLabel(item));
+    } else if (container !== null) {
       const found = resolveAll(str(container));
       if (!found.length) {
         throw fail('ELEMENT_NOT_FOUND', 'no element matches container "' + container + '"; check it with exists');

@@ -173,6 +173,22 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
         return std::string();
       });
       shown = quote(chosen);
+    } else if (el.tag == "input" && el.attributes.value("role", "") == "combobox" && !el.isSensitive()) {
+      // A text field with a list of choices (an autocomplete): the value is one of its options,
+      // picked as `select` picks it; a value the list does not offer is typed (free text).
+      std::string text = valueText(a.value);
+      std::string chosen;
+      done = run.act(el, [&](const Element& e) -> Result<std::string> {
+        auto r = page.select(e, json(text));
+        if (r) {
+          chosen = *r;
+          return std::string();
+        }
+        if (r.status().code() != codes::kTargetNotFound) return r.status();
+        chosen = text;
+        return page.type(e, text, true);
+      });
+      shown = quote(chosen);
     } else {
       std::string text = valueText(a.value);
       bool secret = el.isSensitive() || isSensitiveName(a.key);
