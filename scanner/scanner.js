@@ -1612,11 +1612,12 @@
           attr(el, 'placeholder') || attr(el, 'title'));
       if (ph) return ph;
     }
-    if (tag === 'button') {
+    let content = contentText(el);
+    // A <button> with nothing to read inside is named by its <label for> (Ant Design's Switch).
+    if (tag === 'button' && !reTest(/[\p{L}\p{N}]/u, content)) {
       const label = controlLabelText(el);
       if (label) return label;
     }
-    let content = contentText(el);
     // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
     if (contains_(content, '_') && firstOf(el, '[class*="material-icons"], [class*="material-symbols"]')) {
       content = collapse(strReplace(content, /_/g, ' '));
@@ -2011,9 +2012,16 @@
    */
   function hiddenComboboxOf(el) {
     if (tagOf(el) === 'input') return null;
-    const input = firstOf(el, 'input[role=combobox]');
-    if (!input || !hasAttribute(input, 'readonly') || isVisible(input)) return null;
-    return input;
+    // The root's transparent read-only comboboxes, found once per scan (most pages have none; a
+    // query under every clickable box would cost a large page dearly).
+    const root = getRootNode(el);
+    const memo = scanMemo && scanMemo.hiddenCombos;
+    let list = memo ? mapGet(memo, root) : undefined;
+    if (!list) {
+      list = filter(queryAll(root, 'input[role=combobox][readonly]'), (c) => !isVisible(c));
+      if (memo) mapSet(memo, root, list);
+    }
+    return find(list, (c) => composedContains(el, c));
   }
 
   // The box a person clicks to open a custom select (tom-select's control; select2's and
@@ -3108,7 +3116,7 @@
   function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
-      landmarks: new B.Map(), forms: new B.Map() };
+      landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map() };
     try {
       return fn();
     } finally {
@@ -3315,14 +3323,6 @@
         if (options) setAdd(drop, item);
         continue;
       }
-      if (custom && item.why !== 0) {
-        // The box's own arrow beside it, hidden from assistive technology (Ant Design's
-        // .ant-select-arrow): part of the select, not a control of its own.
-        const box = parentElement(item.el);
-        for (let j = i + 1; j < n && box && insideForUnits(box, items[j].el); j++) {
-          if (items[j].why !== 0 && closestAttr(items[j].el, 'aria-hidden', box) === 'true') setAdd(drop, items[j]);
-        }
-      }
       if (custom) {
         // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
         // part of it; the options of its open list are units. Where it wraps the focusable
@@ -3331,6 +3331,14 @@
           // The combobox's own text field (ARIA 1.1: the combobox wraps its textbox) is the unit.
           setAdd(drop, item);
           continue;
+        }
+        if (item.why !== 0) {
+          // The box's own arrow beside it, hidden from assistive technology (Ant Design's
+          // .ant-select-arrow): part of the select, not a control of its own.
+          const box = parentElement(item.el);
+          for (let j = i + 1; j < n && box && insideForUnits(box, items[j].el); j++) {
+            if (items[j].why !== 0 && closestAttr(items[j].el, 'aria-hidden', box) === 'true') setAdd(drop, items[j]);
+          }
         }
         // A chosen item's own button (the "Remove item" of a multiple select's chip) stays a unit.
         each(innerItems, (x) => {
