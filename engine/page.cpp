@@ -896,12 +896,14 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
       option = findOption(*page, true);
       if (option) return true;
       // Long lists filter as you type: a search field the widget focused takes the text, and so
-      // does the widget's own text field while it is empty (an autocomplete: MUI's, jQuery UI's).
+      // does the widget's own text field (an autocomplete: MUI's, Vuetify's), emptied first of
+      // what it holds (the last choice's text filters the list down to it).
       if (!typed) {
         for (const auto& e : page->elements) {
-          bool own = e.id == el.id && e.tag == "input" && (!e.value || e.value->empty());
+          bool own = e.id == el.id && e.tag == "input";
           if (e.focused && (e.type == "input" || e.role == "search") && (own || (e.id != el.id && !known.count(e.id)))) {
             typed = true;
+            if (own && e.value && !e.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(e.scanner_id, e.frame));
             LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
             break;
           }

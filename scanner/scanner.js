@@ -2007,8 +2007,9 @@
 
   /**
    * The combobox text field a select box draws over (Ant Design's Select and Element Plus's keep a
-   * read-only input role=combobox transparent inside the box a person clicks), or null. The box is
-   * then the select, named by that field's label.
+   * read-only input role=combobox transparent inside the box a person clicks; Vuetify's v-select
+   * one with inputmode=none that takes no pointer events), or null. The box is then the select,
+   * named by that field's label.
    */
   function hiddenComboboxOf(el) {
     if (tagOf(el) === 'input') return null;
@@ -2018,7 +2019,11 @@
     const memo = scanMemo && scanMemo.hiddenCombos;
     let list = memo ? mapGet(memo, root) : undefined;
     if (!list) {
-      list = filter(queryAll(root, 'input[role=combobox][readonly]'), (c) => !isVisible(c));
+      list = filter(queryAll(root, 'input[role=combobox]'), (c) => {
+        if (!hasAttribute(c, 'readonly') && attr(c, 'inputmode') !== 'none') return false;
+        const st = styleOf(c);
+        return !isVisible(c) || (!!st && st.pointerEvents === 'none');
+      });
       if (memo) mapSet(memo, root, list);
     }
     return find(list, (c) => composedContains(el, c));
@@ -2042,7 +2047,7 @@
     const original = originalSelectOf(el);
     const shown = firstOf(el, '.select2-selection__rendered, .choices__list--single .choices__item, ' +
         '.ts-control > .item, [class*="single-value" i], [class*="selected-value" i], [class*="selection-item" i], ' +
-        '[class*="selection-placeholder" i], [class*="select__placeholder" i]') ||
+        '[class*="selection-placeholder" i], [class*="select__placeholder" i], [class*="select__selection-text" i]') ||
         (originalSelectOf(el) && tagOf(el) === 'input' ? firstOf(parentElement(el) || el, '.item') : null);
     if (shown) {
       // (Element Plus shows the choice in its placeholder box too: faded, it is the placeholder.)
@@ -2060,7 +2065,9 @@
       if (i >= 0 && i < opts.length && str(optionValue(opts[i])) !== '') return collapse(optionText(opts[i]));
       return '';
     }
-    return tagOf(el) === 'input' ? str(inputValue(el)) : collapse(labelText(el));
+    if (tagOf(el) === 'input') return str(inputValue(el));
+    // A box drawn over its combobox field shows its label besides a choice: no choice, no value.
+    return hiddenComboboxOf(el) ? '' : collapse(labelText(el));
   }
 
   const RE = {
@@ -3327,7 +3334,8 @@
         // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
         // part of it; the options of its open list are units. Where it wraps the focusable
         // combobox input (tom-select, ARIA 1.1 comboboxes), that input is the unit.
-        if (find(innerItems, (x) => x.type === 'select' || (x.tag === 'input' && !inCustomSelectPopup(x.el))) !== null) {
+        const drawnOver = hiddenComboboxOf(item.el);
+        if (find(innerItems, (x) => x.el !== drawnOver && (x.type === 'select' || (x.tag === 'input' && !inCustomSelectPopup(x.el)))) !== null) {
           // The combobox's own text field (ARIA 1.1: the combobox wraps its textbox) is the unit.
           setAdd(drop, item);
           continue;
