@@ -537,7 +537,10 @@ ResolverHooks Page::hooks(const PageScan& page) {
     }
     return out;
   };
-  h.in_modal = [this, &page]() {
+  // Asked by the sort and again by the tie count: the scanner is queried once per resolution.
+  auto modal = std::make_shared<std::optional<std::vector<int>>>();
+  h.in_modal = [this, &page, modal]() {
+    if (*modal) return **modal;
     std::vector<int> out;
     for (const auto& p : page.patterns) {
       if (p.name != "modal_dialog") continue;
@@ -551,6 +554,7 @@ ResolverHooks Page::hooks(const PageScan& page) {
         }
       }
     }
+    *modal = out;
     return out;
   };
   h.near = [this](const std::string& text) -> Result<std::vector<int>> {

@@ -129,6 +129,11 @@ int textQuality(const Element& e, const TargetSpec& t) {
   return q;
 }
 
+// Whether a person can reach `e`, given the ids inside the open modal dialogs (none open: all).
+bool reachable(const std::vector<int>& modal, const Element& e) {
+  return modal.empty() || std::find(modal.begin(), modal.end(), e.id) != modal.end();
+}
+
 int rankScore(const Element& e) {
   return (e.visible ? 8 : 0) + (e.enabled ? 4 : 0) +
          (e.hasModifier("primary") || e.role == "primary" ? 2 : 0) + (e.in_viewport ? 1 : 0);
@@ -430,12 +435,9 @@ Result<std::vector<const Element*>> findCandidates(const TargetSpec& target, con
   if (!error) return error;
   std::vector<int> modal;
   if (cands.size() > 1 && hooks.in_modal) modal = hooks.in_modal();
-  auto reachable = [&](const Scored& s) {
-    return modal.empty() || std::find(modal.begin(), modal.end(), s.e->id) != modal.end();
-  };
   std::stable_sort(cands.begin(), cands.end(), [&](const Scored& a, const Scored& b) {
     if (a.quality != b.quality) return a.quality > b.quality;
-    if (reachable(a) != reachable(b)) return reachable(a);
+    if (reachable(modal, *a.e) != reachable(modal, *b.e)) return reachable(modal, *a.e);
     return a.rank > b.rank;
   });
   std::vector<const Element*> out;
@@ -537,13 +539,11 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
     auto tq = [&](const Element* e) { return textual ? textQuality(*e, target) : 0; };
     // One in an open dialog is no tie with one behind it (findCandidates put it first).
     std::vector<int> modal = hooks.in_modal ? hooks.in_modal() : std::vector<int>();
-    auto reachable = [&](const Element* e) {
-      return modal.empty() || std::find(modal.begin(), modal.end(), e->id) != modal.end();
-    };
     size_t ties = 0;
     std::vector<const Element*> tied;
     for (const Element* e : *cands) {
-      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element) && reachable(e) == reachable(r.element)) {
+      if (tq(e) == tq(r.element) && rankScore(*e) == rankScore(*r.element) &&
+          reachable(modal, *e) == reachable(modal, *r.element)) {
         ++ties;
         tied.push_back(e);
       }

@@ -859,14 +859,17 @@
     const arrShift = Array.prototype.shift;
     if (MP && port1Of && port2Of && typeof postOriginal === 'function' && typeof startOf === 'function' &&
         mcd && mcd.value === MC && mcd.configurable) {
-      try {
-        const own = construct(MC, []);
-        const end = apply(port2Of, own, []);
-        apply(addOriginal, end, ['message', lingerOver, false]);
-        apply(startOf, end, []);
-        lingerEnd = apply(port1Of, own, []);
-      } catch (e) {
-        lingerEnd = null; // no lingering: the code after an await is not followed
+      if (!postTaskOf) {
+        // The private channel that ends lingering where there is no scheduler.postTask.
+        try {
+          const own = construct(MC, []);
+          const end = apply(port2Of, own, []);
+          apply(addOriginal, end, ['message', lingerOver, false]);
+          apply(startOf, end, []);
+          lingerEnd = apply(port1Of, own, []);
+        } catch (e) {
+          lingerEnd = null; // no lingering: the code after an await is not followed
+        }
       }
       const partners = new WeakMapC();
       forget = (port) => {

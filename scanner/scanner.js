@@ -3427,12 +3427,13 @@
 
   /** A focusable box with no other sign of being clickable that scrolls or holds prose. */
   function readsLikeText(item) {
-    const st = styleOf(item.el);
-    if (st && isScrollable(st) && (scrollHeight(item.el) > clientHeight(item.el) + 1 ||
-        scrollWidth(item.el) > clientWidth(item.el) + 1)) {
-      return true;
-    }
-    return item.name.length > 80;
+    return scrollsItsContent(item.el) || item.name.length > 80;
+  }
+
+  /** True when `el` is a scroll container with more content than its box shows. */
+  function scrollsItsContent(el) {
+    const st = styleOf(el);
+    return !!st && isScrollable(st) && (scrollHeight(el) > clientHeight(el) + 1 || scrollWidth(el) > clientWidth(el) + 1);
   }
 
   /**
@@ -5902,8 +5903,7 @@
       for (let n = composedParent(item.el); n && !target; n = composedParent(n)) {
         const tag = tagOf(n);
         if (tag === 'html' || tag === 'body') break;
-        const st = styleOf(n);
-        if (st && isScrollable(st) && (scrollHeight(n) > clientHeight(n) || scrollWidth(n) > clientWidth(n))) target = n;
+        if (scrollsItsContent(n)) target = n;
       }
       if (!target) throw fail('ELEMENT_NOT_FOUND', 'nothing scrolls around ' + itemLabel(item));
     } else if (container !== null) {

@@ -163,30 +163,22 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       bool want = v.is_boolean() ? v.get<bool>() : truthy(v) && v != "false" && v != "no" && v != "off";
       done = run.act(el, [&](const Element& e) { return page.setChecked(e, want); });
       shown = want ? "checked" : "unchecked";
-    } else if (el.type == "select") {
-      json option = a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump());
+    } else if (bool autocomplete = el.tag == "input" && el.attributes.value("role", "") == "combobox" && !el.isSensitive();
+               autocomplete || el.type == "select") {
+      // A select, or a text field with a list of choices (an autocomplete): the option is picked
+      // as `select` picks it; a value an autocomplete's list does not offer is typed (free text).
+      json option = autocomplete ? json(valueText(a.value))
+                    : a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump());
       std::string chosen;
       done = run.act(el, [&](const Element& e) -> Result<std::string> {
         auto r = page.select(e, option);
-        if (!r) return r.status();
-        chosen = *r;
-        return std::string();
-      });
-      shown = quote(chosen);
-    } else if (el.tag == "input" && el.attributes.value("role", "") == "combobox" && !el.isSensitive()) {
-      // A text field with a list of choices (an autocomplete): the value is one of its options,
-      // picked as `select` picks it; a value the list does not offer is typed (free text).
-      std::string text = valueText(a.value);
-      std::string chosen;
-      done = run.act(el, [&](const Element& e) -> Result<std::string> {
-        auto r = page.select(e, json(text));
         if (r) {
           chosen = *r;
           return std::string();
         }
-        if (r.status().code() != codes::kTargetNotFound) return r.status();
-        chosen = text;
-        return page.type(e, text, true);
+        if (!autocomplete || r.status().code() != codes::kTargetNotFound) return r.status();
+        chosen = option.get<std::string>();
+        return page.type(e, chosen, true);
       });
       shown = quote(chosen);
     } else {

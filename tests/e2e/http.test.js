@@ -246,8 +246,12 @@ describe('the transport rules, with raw requests', () => {
       return status;
     };
     assert.equal(await exchange(init), 200);
-    // Idle as long as a busy client may (longer than the 5 s some servers keep a connection).
-    await new Promise((resolve) => setTimeout(resolve, 7000));
+    // Idle as long as a busy client may (longer than the 5 s some servers keep a connection): the
+    // wait is for the server closing it, which ends it at once; 7 s of idling is the condition.
+    let idle;
+    const kept = await Promise.race([closed.then(() => false), new Promise((resolve) => { idle = setTimeout(resolve, 7000, true); })]);
+    clearTimeout(idle);
+    assert.ok(kept, 'the server closed the idle connection');
     assert.equal(await exchange({ ...init, id: 2 }), 200, 'the connection is still open and served');
     sock.destroy();
   });
