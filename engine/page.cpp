@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <regex>
 #include <set>
 #include <utility>
 
@@ -19,6 +20,7 @@ namespace lscope {
 namespace {
 
 constexpr int kStillFrames = 2;  // animation frames a still window spans besides its time (settle)
+constexpr long long kStateQuietMs = 50;  // a toggled control's state drawn late: DOM quiet this long
 constexpr long long kWorkQuietMs = 80;  // the least DOM stillness after an action that started work (settle)
 
 bool isBackendDead(const Status& s) {
@@ -305,6 +307,34 @@ void Page::settleAnimations() {
   // Content animating in (a popup fading from opacity 0) is not visible until it ends: wait for
   // finite animations, briefly and event-driven in the page. Failure only means no wait.
   scanner_.waitAnimations(std::min<long long>(1000, deadline.remaining().count()));
+}
+
+void Page::settleArrival(Deadline cap, bool changed) {
+  // A page that loads on after its load event (Ionic's components import their code and stay
+  // hidden until they have drawn; an app fetches its first data) is not there yet for a person.
+  // Requests in flight at load: the network's quiet spell, then a DOM quiet spell for what they
+  // bring. None: a static page is answered at once. A backend blind to requests waits only
+  // after a change.
+  auto b = backend();
+  if (!b) return;
+  const bool in_flight = (*b)->requestsInFlight().value_or(false);
+  if (!in_flight && !changed) return;
+  if (in_flight) {
+    if (Status idle = (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap); !idle) {
+      spdlog::debug("arrival: the network is not quiet: {}", idle.message());
+    }
+  }
+  const long long quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
+  scanner_.waitQuiet(quiet, std::min<long long>(quiet + 520, cap.remaining().count()), false, std::nullopt);
+}
+
+bool Page::waitUntilDrawn(Deadline cap) {
+  auto changed = scanner_.waitChange(cap.remaining().count());
+  if (!changed || !*changed) return false;
+  settleArrival(cap, true);
+  settleComponents();
+  settleAnimations();
+  return true;
 }
 
 void Page::settleComponents() {
@@ -948,13 +978,9 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   Element chosen = *option;
   auto c = click(chosen);
   if (!c) return c.status();
-  // Verify: the widget now shows the choice (or its native select holds it).
-  Deadline until = deadline.capped(Millis(2000));
   std::string shown;
-  Status ok = waitUntil(*this, [&]() -> Result<bool> {
-    auto p = scan();
-    if (!p) return p.status();
-    const Element* now = p->byId(el.id);
+  auto verify = [&](const PageScan& p) -> bool {
+    const Element* now = p.byId(el.id);
     if (!now) return true;  // re-rendered: trust the click
     shown = now->value ? *now->value : now->text;
     std::string a = normalizeText(shown + " " + now->text), want_text = normalizeText(chosen.text);
@@ -972,6 +998,48 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
       if (e.rect.gapX(w) < 40 && e.rect.gapY(w) < 8) return true;
     }
     return false;
+  };
+  // A dialog that takes the choice only on its confirming button (Ionic's alert: the options
+  // are radios, then "OK"): the option, now checked, still shows in an open modal dialog and
+  // the widget does not show it. A person presses the dialog's OK.
+  if (chosen.checked) {
+    // The page draws the check when it renders (at once, or a frame later): until the widget
+    // shows the choice, or the option reads checked, or it is gone.
+    std::optional<PageScan> p;
+    bool shows = false;
+    Status drawn = waitUntil(*this, [&]() -> Result<bool> {
+      auto now = scan();
+      if (!now) return now.status();
+      p = std::move(now.value());
+      shows = verify(*p);
+      const Element* e = p->byId(chosen.id);
+      return shows || !e || !e->visible || e->checked.value_or(false);
+    }, deadline.capped(Millis(1000)), WakeOn::kPageChange, Millis(100));
+    if (!drawn && drawn.code() != codes::kTimeout) return drawn;
+    const Element* picked = p ? p->byId(chosen.id) : nullptr;
+    if (!shows && picked && picked->visible && picked->checked.value_or(false)) {
+      auto modal = hooks(*p).in_modal();
+      if (std::find(modal.begin(), modal.end(), chosen.id) != modal.end()) {
+        static const std::regex kConfirm(R"(^(ok|okay|done|confirm|apply|select|choose|set|save)$)", std::regex::icase);
+        const Element* confirm = nullptr;
+        for (int id : modal) {
+          const Element* e = p->byId(id);
+          if (e && e->visible && e->type == "button" && std::regex_match(normalizeText(e->text), kConfirm)) confirm = e;
+        }
+        if (confirm) {
+          spdlog::debug("select: {} is chosen in a dialog that confirms with {}", describe(chosen), describe(*confirm));
+          auto pressed = click(*confirm);
+          if (!pressed) return pressed.status();
+        }
+      }
+    }
+  }
+  // Verify: the widget now shows the choice (or its native select holds it).
+  Deadline until = deadline.capped(Millis(2000));
+  Status ok = waitUntil(*this, [&]() -> Result<bool> {
+    auto p = scan();
+    if (!p) return p.status();
+    return verify(*p);
   }, until, WakeOn::kPageChange, Millis(300));
   if (!ok && ok.code() == codes::kTimeout) {
     return Status(codes::kVerificationFailed,
@@ -995,6 +1063,12 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   if (point) {
     LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
     auto v = scanner_.getValue(el.scanner_id, el.frame);
+    if (v && v->is_boolean() && v->get<bool>() != want) {
+      // A component may draw its new state a frame later (Ionic's ion-toggle sets aria-checked
+      // when it renders): the DOM's first quiet moment, before the click is called unheard.
+      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      v = scanner_.getValue(el.scanner_id, el.frame);
+    }
     if (v && v->is_boolean() && v->get<bool>() == want) {
       // As for click: a native box that was only toggled, unheard, has no reaction to wait for.
       unheard_ok_ = isNativeToggle(el) && watch_since_.has_value();
@@ -1123,6 +1197,7 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
       return out;
     }
     last = done.status();
+    spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
     if (last.code() == codes::kElementNotInteractable && !o.force) {
       // Covered: by a popup we know (a person closes it), or by something passing.
       // The newest scan: a popup may have opened during the action itself.

@@ -9,6 +9,8 @@
 #include <map>
 #include <sstream>
 
+#include <spdlog/spdlog.h>
+
 #include "engine/extract.h"
 #include "engine/observation.h"
 #include "engine/waits.h"
@@ -91,11 +93,25 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
   }
   page.call.report(2, 3, "scanning");
   if (nav) {
+    // What the page still loads after its load event: at most 2 s (a page that never stops
+    // requesting, analytics, a long poll, costs every goto this much).
+    page.settleArrival(page.deadline.capped(Millis(2000)));
     page.settleComponents();
     page.settleAnimations();
   }
   auto scanned = page.scan();
   if (!scanned) return errorResponse("goto", scanned.status());
+  if (nav) {
+    // Every control there, none shown: the page hides itself until it has drawn (Stencil's
+    // components until hydrated, an app behind v-cloak). A person sees a blank page and waits.
+    for (Deadline cap = page.deadline.capped(Millis(5000));
+         scanned->available == 0 && scanned->interactive > 0 && cap.remaining().count() > 0;) {
+      spdlog::debug("goto: none of {} controls shown yet; waiting for the page to draw", scanned->interactive);
+      if (!page.waitUntilDrawn(cap)) break;
+      scanned = page.scan();
+      if (!scanned) return errorResponse("goto", scanned.status());
+    }
+  }
   ObserveFormat f;
   f.max = env.observe_max;
   f.max_chars = kObserveChars;

@@ -1570,6 +1570,11 @@
     const combo = custom && tagOf(el) !== 'input' ? (original ? firstOf(el, 'input[role=combobox]') : hiddenComboboxOf(el)) : null;
     const comboName = combo ? accessibleName(combo, 'input') : '';
     if (comboName) return comboName;
+    // A popup button over its host's options is named by the host's label (its own aria-label
+    // reads the choice too: "Language, Choose one").
+    const host = custom ? optionsHostOf(el) : null;
+    const hostLabel = host ? collapse(attr(host, 'label')) : '';
+    if (hostLabel) return hostLabel;
     const byRef = labelledByText(el, custom);
     if (byRef) return byRef;
     const aria = collapse(attr(el, 'aria-label'));
@@ -1932,9 +1937,12 @@
     }
     if (tag === 'select') return 'select';
     if (tag === 'textarea') return 'textarea';
+    if ((tag === 'button' || role === 'button') && optionsHostOf(el)) return 'select';
     if (ROLE_TYPES[role]) return ROLE_TYPES[role];
     // A button that is a switch or a checkbox (Ant Design's Switch) reads its state from aria-checked.
     if (tag === 'button' && (role === 'switch' || role === 'checkbox')) return 'checkbox';
+    // (Ionic's alert draws its choices as <button role=radio>.)
+    if (tag === 'button' && role === 'radio') return 'radio';
     if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
     if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     switch (role) {
@@ -2029,6 +2037,41 @@
     return find(list, (c) => composedContains(el, c));
   }
 
+  /**
+   * The element whose options a popup button chooses among (Ionic's ion-select: a transparent
+   * button with aria-haspopup in its shadow root; the host holds the role=option elements), or
+   * null. The button is then that host's select.
+   */
+  function optionsHostOf(el) {
+    const popup = lc(attr(el, 'aria-haspopup'));
+    if (!popup || popup === 'false') return null;
+    const root = getRootNode(el);
+    const host = isShadowRoot(root) ? srHost(root) : null;
+    if (!host) return null;
+    for (let c = firstElementChild(host); c; c = nextElementSibling(c)) {
+      if (ariaRole(c) === 'option' || tagOf(c) === 'option') return host;
+    }
+    return null;
+  }
+
+  /**
+   * What a popup button over its host's options shows as chosen: the text of the box it lies in,
+   * less the host's label; nothing while that is the host's placeholder.
+   */
+  function optionsHostValue(el, host) {
+    let box = parentElement(el);
+    for (let n = box; n; n = parentElement(n)) {
+      if (tagOf(n) === 'label') {
+        box = n;
+        break;
+      }
+    }
+    let shown = box ? collapse(labelText(box)) : '';
+    const label = collapse(attr(host, 'label'));
+    if (label && lc(strSlice(shown, 0, label.length)) === lc(label)) shown = collapse(strSlice(shown, label.length));
+    return shown === collapse(attr(host, 'placeholder')) ? '' : shown;
+  }
+
   // The box a person clicks to open a custom select (tom-select's control; select2's and
   // choices.js's carry ARIA roles of their own).
   const CUSTOM_SELECT_BOX = /(^|\s)(ts-control|select2-selection|choices)(\s|$)/;
@@ -2044,6 +2087,8 @@
 
   /** What a custom select shows as chosen: its rendered item text (not placeholders). */
   function customSelectValue(el) {
+    const host = optionsHostOf(el);
+    if (host) return optionsHostValue(el, host);
     const original = originalSelectOf(el);
     const shown = firstOf(el, '.select2-selection__rendered, .choices__list--single .choices__item, ' +
         '.ts-control > .item, [class*="single-value" i], [class*="selected-value" i], [class*="selection-item" i], ' +
@@ -3316,6 +3361,15 @@
       const widget = item.type === 'select' && item.tag !== 'select' && item.tag !== 'input';
       const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox' || !!hiddenComboboxOf(item.el));
       const listbox = widget && !custom && item.why === 0 && ariaRole(item.el) === 'listbox';
+      if (item.why === 0 && (item.type === 'checkbox' || item.type === 'radio') && !isNativeCheckable(item.el)) {
+        // An ARIA switch or checkbox over a native one of its own (Ionic's ion-toggle and
+        // ion-checkbox: the host carries role, state and name; the input sits in its shadow
+        // root) is one unit: the host.
+        for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
+          if (items[j].type === item.type && isNativeCheckable(items[j].el)) setAdd(drop, items[j]);
+        }
+        continue;
+      }
       if (item.why === 0 && !listbox && !custom) continue;
       const inner = new B.Set();
       const innerItems = [];
@@ -3544,13 +3598,14 @@
   }
 
   /**
-   * A transparent native <select> or file input laid over a visible label or button (Pikaday's
-   * month and year, styled upload buttons): opacity 0 hides it, yet it takes the click a person
-   * aims at what they see. Visible as the box it covers; null for anything else.
+   * A transparent control laid over what a person sees in its place, which takes the click they
+   * aim at it: a native <select> or file input over a visible label or button (Pikaday's month
+   * and year, styled upload buttons); a named button over a drawn field (Ionic's ion-select); a
+   * text field inside its own visible <label> (Ionic's floating label: the field shows only once
+   * focused). Visible as the box it covers; null for anything else.
    */
   function transparentOverlayVisibility(el, cache) {
-    const tag = tagOf(el);
-    if (tag !== 'select' && !(tag === 'input' && lc(attr(el, 'type')) === 'file')) return null;
+    if (!isOverlayKind(el)) return null;
     const st = styleOf(el);
     if (!st || +st.opacity !== 0 || st.pointerEvents === 'none') return null;
     if (checkVisibility && !checkVisibility(el, { visibilityProperty: true })) return null;
@@ -3564,6 +3619,23 @@
     if (r.width < 4 || r.height < 4 || w <= 0 || h <= 0 ||
         w * h < 0.5 * mathMin(r.width * r.height, pr.width * pr.height)) return null;
     return { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot };
+  }
+
+  /** What may be a transparent overlay (transparentOverlayVisibility). */
+  function isOverlayKind(el) {
+    const tag = tagOf(el);
+    if (tag === 'select') return true;
+    if (tag === 'input' || tag === 'textarea') {
+      const type = lc(attr(el, 'type'));
+      if (tag === 'input' && type === 'file') return true;
+      if (tag === 'input' && NON_TEXT_INPUTS[type]) return false;
+      // Only inside its own label: a transparent field without one is a honeypot or a focus trap.
+      let label = parentElement(el);
+      while (label && tagOf(label) !== 'label') label = parentElement(label);
+      return !!label && labelControl(label) === el;
+    }
+    return (tag === 'button' || ariaRole(el) === 'button') &&
+        !!(strTrim(attr(el, 'aria-label')) || strTrim(attr(el, 'aria-labelledby')));
   }
 
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
@@ -4785,11 +4857,27 @@
         find(skip, (c) => composedContains(c, el))) {
       return false; // dialogs, cookie and promo boxes are patterns, not messages
     }
+    // Nor a control's own text, nor a dialog's title (Ionic's alert: every part has a class
+    // with "alert" in it, its choices' labels and its heading too).
+    if (insideInteractive(el) || isDialogTitle(el)) return false;
     // A box with fields or several controls is a form or a section (a field's wrapper), not a
     // message; field errors come from aria-invalid fields instead.
     if (firstOf(el, 'input:not([type=hidden]), select, textarea')) return false;
     if (filter(items, (i) => composedContains(el, i.el)).length > 2) return false;
     return isVisible(el);
+  }
+
+  /** True when `el` holds (or is inside) what names the dialog around it (aria-labelledby). */
+  function isDialogTitle(el) {
+    for (let n = composedParent(el), depth = 0; n && depth < 8; n = composedParent(n), depth++) {
+      if (!isDialogish(n)) continue;
+      const ids = strTrim(attr(n, 'aria-labelledby'));
+      return !!ids && find(strSplit(ids, /\s+/), (id) => {
+        const ref = byIdInRoot(n, id);
+        return !!ref && (composedContains(el, ref) || composedContains(ref, el));
+      }) !== null;
+    }
+    return false;
   }
 
   function messageKind(el, text) {
@@ -6573,12 +6661,23 @@
 
   /** The finite animations and transitions running (or about to start) now, `keep` passing. */
   function finiteAnimations(keep) {
-    let list = [];
-    try {
-      list = TOP_DOC.getAnimations ? TOP_DOC.getAnimations() : [];
-    } catch (e) {
-      list = [];
-    }
+    // The document's own list leaves out what runs in shadow trees (Ionic's popover animates in
+    // its shadow root): each scanned root is asked too.
+    const list = [];
+    const seen = new B.Set();
+    each(watchedRoots(), (root) => {
+      let mine = [];
+      try {
+        mine = root.getAnimations ? root.getAnimations() : [];
+      } catch (e) {
+        mine = [];
+      }
+      each(mine, (a) => {
+        if (setHas(seen, a)) return;
+        setAdd(seen, a);
+        push(list, a);
+      });
+    });
     return filter(list, (a) => {
       try {
         const timing = a.effect && a.effect.getComputedTiming();
@@ -6684,7 +6783,7 @@
   function movingAnimations(el) {
     return finiteAnimations((a) => {
       const target = a.effect && a.effect.target;
-      return !!target && composedContains(target, el) && movesOrShows(a);
+      return !!target && (composedContains(target, el) || flatContains(target, el)) && movesOrShows(a);
     });
   }
 

@@ -150,6 +150,13 @@ describe('actions', () => {
     assert.match(await pageText(), /Project Apollo/);
   });
 
+  it('goto waits for a page that hides itself until it has drawn (Stencil\'s hydration): no blank observation', async () => {
+    // Nothing loads at the load event and no tag is undefined; the app shows 0.8 s later.
+    const first = await ok('goto', { url: `${site.base}/hydrating.html` });
+    assert.match(first, /input\/email "Email"/, first);
+    assert.match(first, /"Sign in"/, first);
+  });
+
   it('click goes through trusted input (the page checks isTrusted)', async () => {
     await ok('goto', { url: `${site.base}/istrusted.html` });
     const r = await ok('click', { target: 'Confirm order' });
