@@ -1047,6 +1047,19 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
                   "observe the widget");
   }
   if (!ok) return ok;
+  // A list that stays open after the choice (a multiple select's: Naive UI's, MUI's) covers what
+  // lies below it: a person closes it (Escape) before going on. Not in a modal dialog, whose own
+  // Escape handler might close the dialog as well.
+  if (auto p = scan()) {
+    bool open = std::any_of(p->elements.begin(), p->elements.end(), [&](const Element& e) {
+      return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
+    });
+    auto modal = open ? hooks(*p).in_modal() : std::vector<int>();
+    if (open && std::find(modal.begin(), modal.end(), el.id) == modal.end()) {
+      spdlog::debug("select: the list stays open after the choice; Escape closes it");
+      LSCOPE_RETURN_IF_ERROR((*b)->pressKey("Escape", 0, deadline));
+    }
+  }
   return chosen.text;
 }
 

@@ -1397,6 +1397,8 @@
       if (t !== ELEMENT_NODE || depth > 20) continue;
       const tag = tagOf(c);
       if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
+      // (An icon's ligature, "arrow_drop_down", hidden from assistive technology: no label text.)
+      if (attr(c, 'aria-hidden') === 'true') continue;
       if (tag === 'slot') {
         s += slottedTextWithoutControls(c, depth + 1);
         continue;
@@ -1581,8 +1583,9 @@
     const tag = tagOf(el);
     if (aria) {
       // A field's visible <label> is what a person reads; an aria-label that says something else
-      // (Pikaday's "Use the arrow keys to pick a date") stays an alias.
-      if (tag === 'input' || tag === 'select' || tag === 'textarea') {
+      // (Pikaday's "Use the arrow keys to pick a date") stays an alias. Not for a select's hidden
+      // focus target: its label shows the choice too (Quasar's q-select).
+      if ((tag === 'input' || tag === 'select' || tag === 'textarea') && !isFocusTargetCombobox(el)) {
         const label = controlLabelText(el);
         if (label && reTest(/[\p{L}\p{N}]/u, label) && lc(label) !== lc(aria)) return label;
       }
@@ -1622,6 +1625,12 @@
     if (tag === 'button' && !reTest(/[\p{L}\p{N}]/u, content)) {
       const label = controlLabelText(el);
       if (label) return label;
+    }
+    // An ARIA switch or checkbox with nothing to read inside is named by the text before it, as
+    // a field is (Naive UI's n-switch below its form item's label).
+    if ((kind === 'checkbox' || kind === 'radio') && !reTest(/[\p{L}\p{N}]/u, content)) {
+      const near = nearbyText(el);
+      if (near) return near;
     }
     // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
     if (contains_(content, '_') && firstOf(el, '[class*="material-icons"], [class*="material-symbols"]')) {
@@ -1691,7 +1700,8 @@
    */
   function nearbyText(el) {
     let node = el;
-    for (let level = 0; level < 4; level++) {
+    // (Naive UI's field sits five boxes inside its form item, below the item's <label>.)
+    for (let level = 0; level < 6; level++) {
       const t = precedingLabel(node);
       if (t !== null) return t;
       const up = parentElement(node);
@@ -1958,7 +1968,7 @@
   }
 
   // Containers of suggestions and dropdown choices: a plain clickable inside is an option.
-  const OPTION_CONTAINER = /(^|[\s_-])(ui-autocomplete|autocomplete|typeahead|suggest|suggestions|suggestion-list|combobox|select-dropdown|dropdown-options|listbox)([\s_-]|$)/i;
+  const OPTION_CONTAINER = /(^|[\s_-])(ui-autocomplete|autocomplete|typeahead|suggest|suggestions|suggestion-list|combobox|select-dropdown|select-menu|dropdown-options|listbox)([\s_-]|$)/i;
   const LINK_CLASS = /(^|[\s_-])(link|href|anchor)([\s_-]|$)/i;
 
   /**
@@ -1977,6 +1987,7 @@
     for (let n = parentElement(el), depth = 0; n && depth < 7; n = parentElement(n), depth++) {
       if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class'))) return 'option';
     }
+    if (tag !== 'button' && tag !== 'a' && selectComponentOf(el)) return 'select';
     if (tag === 'a' || hasAttribute(el, 'data-href') || hasAttribute(el, 'data-url') ||
         hasAttribute(el, 'data-link') || reTest(LINK_CLASS, attr(el, 'class'))) {
       return 'link';
@@ -1988,6 +1999,18 @@
   }
 
   // ----- custom selects (select2, choices.js, tom-select, ARIA comboboxes) -----
+
+  // The class of a select component's root (n-select, q-select, el-select, v-select, multiselect,
+  // custom-select): Naive UI's select has no ARIA role at all.
+  const SELECT_COMPONENT = /(^|\s)([a-z][a-z0-9]*-)?(multi)?select(\s|$)/i;
+
+  /** The root of the select component a plain clickable box belongs to (itself or 3 up), or null. */
+  function selectComponentOf(el) {
+    for (let n = el, depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+      if (reTest(SELECT_COMPONENT, attr(n, 'class')) && tagOf(n) !== 'select') return n;
+    }
+    return null;
+  }
 
   /**
    * The native <select> a custom select widget stands for, or null: select2 puts its box right
@@ -2066,10 +2089,14 @@
         break;
       }
     }
+    return textLessName(box, collapse(attr(host, 'label')), collapse(attr(host, 'placeholder')));
+  }
+
+  /** The text of `box` less `name` where it starts with it; '' when that is the placeholder. */
+  function textLessName(box, name, placeholder) {
     let shown = box ? collapse(labelText(box)) : '';
-    const label = collapse(attr(host, 'label'));
-    if (label && lc(strSlice(shown, 0, label.length)) === lc(label)) shown = collapse(strSlice(shown, label.length));
-    return shown === collapse(attr(host, 'placeholder')) ? '' : shown;
+    if (name && lc(strSlice(shown, 0, name.length)) === lc(name)) shown = collapse(strSlice(shown, name.length));
+    return shown === placeholder ? '' : shown;
   }
 
   // The box a person clicks to open a custom select (tom-select's control; select2's and
@@ -2110,7 +2137,14 @@
       if (i >= 0 && i < opts.length && str(optionValue(opts[i])) !== '') return collapse(optionText(opts[i]));
       return '';
     }
-    if (tagOf(el) === 'input') return str(inputValue(el));
+    if (tagOf(el) === 'input') {
+      // A hidden focus target shows nothing itself: its label shows the choice after the name.
+      if (isFocusTargetCombobox(el) && !isVisible(el)) {
+        const labels = labelsOf(el);
+        if (labels.length) return textLessName(labels[0], collapse(attr(el, 'aria-label')), collapse(attr(el, 'placeholder')));
+      }
+      return str(inputValue(el));
+    }
     // A box drawn over its combobox field shows its label besides a choice: no choice, no value.
     return hiddenComboboxOf(el) ? '' : collapse(labelText(el));
   }
@@ -2132,7 +2166,11 @@
     if (type === 'input' || type === 'textarea') {
       if (t === 'password' || contains_(ac, 'password')) return 'password';
       if (t === 'email' || ac === 'email') return 'email';
-      if (t === 'search' || ariaRole(el) === 'searchbox') return 'search';
+      // (Quasar's filtering select is a type=search combobox named "Restaurant": no search box.)
+      if ((t === 'search' && !(ariaRole(el) === 'combobox' && !reTest(RE.search, name + ' ' + attr(el, 'placeholder')))) ||
+          ariaRole(el) === 'searchbox') {
+        return 'search';
+      }
       if (t === 'tel' || contains_(ac, 'tel')) return 'tel';
       if (t === 'url' || ac === 'url') return 'url';
       if (ac === 'username') return 'username';
@@ -2348,7 +2386,8 @@
   }
 
   function isPrimaryStyled(el) {
-    return reTest(RE.primaryClass, attr(el, 'class'));
+    // (text-primary, border-primary: a colour of the text or the border, not a primary button.)
+    return reTest(RE.primaryClass, strReplace(attr(el, 'class'), /(^|\s)(text|border|link)-primary(?=\s|$)/g, ' '));
   }
 
   /** :disabled, asked only of the elements that can be (form controls, fieldsets, options). */
@@ -3280,7 +3319,7 @@
       c.why = confirmClickable(c);
       if (!c.why) return null;
     }
-    if (!vis.visible && isNativeCheckable(c.el)) {
+    if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el))) {
       proxy = visibleLabelOf(c.el, cache);
       if (proxy) vis = visibilityOf(proxy, cache, true);
     }
@@ -3359,7 +3398,8 @@
     for (let i = n - 1; i >= 0; i--) {
       const item = items[i];
       const widget = item.type === 'select' && item.tag !== 'select' && item.tag !== 'input';
-      const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox' || !!hiddenComboboxOf(item.el));
+      const custom = widget && (!!originalSelectOf(item.el) || ariaRole(item.el) === 'combobox' ||
+          !!hiddenComboboxOf(item.el) || (item.why !== 0 && !!selectComponentOf(item.el)));
       const listbox = widget && !custom && item.why === 0 && ariaRole(item.el) === 'listbox';
       if (item.why === 0 && (item.type === 'checkbox' || item.type === 'radio') && !isNativeCheckable(item.el)) {
         // An ARIA switch or checkbox over a native one of its own (Ionic's ion-toggle and
@@ -3389,7 +3429,9 @@
         // part of it; the options of its open list are units. Where it wraps the focusable
         // combobox input (tom-select, ARIA 1.1 comboboxes), that input is the unit.
         const drawnOver = hiddenComboboxOf(item.el);
-        if (find(innerItems, (x) => x.el !== drawnOver && (x.type === 'select' || (x.tag === 'input' && !inCustomSelectPopup(x.el)))) !== null) {
+        // (Naive UI's filter field is no unit: no role, out of the tab order; the box takes the focus.)
+        if (find(innerItems, (x) => x.el !== drawnOver && (x.type === 'select' || (x.tag === 'input' &&
+            !inCustomSelectPopup(x.el) && (ariaRole(x.el) === 'combobox' || attr(x.el, 'tabindex') !== '-1')))) !== null) {
           // The combobox's own text field (ARIA 1.1: the combobox wraps its textbox) is the unit.
           setAdd(drop, item);
           continue;
@@ -3418,7 +3460,9 @@
         const skip = new B.Set(inner);
         each(innerItems, (x) => each(labelsOf(x.el), (l) => setAdd(skip, l)));
         const own = collapse(ownText(item.el, skip));
-        if (!own) {
+        // (A field's placeholder drawn over it in a box of its own, Naive UI's n-input: the
+        // box's only text is the field's.)
+        if (!own || find(innerItems, (x) => lc(collapse(attr(x.el, 'placeholder'))) === lc(own)) !== null) {
           setAdd(drop, item);
           continue;
         }
@@ -3636,6 +3680,15 @@
     }
     return (tag === 'button' || ariaRole(el) === 'button') &&
         !!(strTrim(attr(el, 'aria-label')) || strTrim(attr(el, 'aria-labelledby')));
+  }
+
+  /**
+   * A read-only combobox input kept out of sight as the focus target of a select drawn around it
+   * (Quasar's q-select: 1 px, transparent, inside the field's <label for>): the label is the
+   * select a person clicks.
+   */
+  function isFocusTargetCombobox(el) {
+    return tagOf(el) === 'input' && ariaRole(el) === 'combobox' && hasAttribute(el, 'readonly');
   }
 
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
