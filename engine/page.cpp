@@ -309,29 +309,20 @@ void Page::settleAnimations() {
   scanner_.waitAnimations(std::min<long long>(1000, deadline.remaining().count()));
 }
 
-void Page::settleArrival(Deadline cap, bool changed) {
-  // A page that loads on after its load event (Ionic's components import their code and stay
-  // hidden until they have drawn; an app fetches its first data) is not there yet for a person.
-  // Requests in flight at load: the network's quiet spell, then a DOM quiet spell for what they
-  // bring. None: a static page is answered at once. A backend blind to requests waits only
-  // after a change.
+bool Page::waitUntilDrawn(Deadline cap) {
+  // A page that hides itself until it has drawn (Stencil's components, Ionic's, until their code
+  // has arrived and rendered) is not there yet for a person. The next change, then what it
+  // loads (the network's quiet spell while requests are in flight) and a DOM quiet spell.
+  auto changed = scanner_.waitChange(cap.remaining().count());
+  if (!changed || !*changed) return false;
   auto b = backend();
-  if (!b) return;
-  const bool in_flight = (*b)->requestsInFlight().value_or(false);
-  if (!in_flight && !changed) return;
-  if (in_flight) {
+  if (b && (*b)->requestsInFlight().value_or(false)) {
     if (Status idle = (*b)->waitForNetworkIdle(env_.settle_network_quiet, cap); !idle) {
-      spdlog::debug("arrival: the network is not quiet: {}", idle.message());
+      spdlog::debug("goto: the network is not quiet: {}", idle.message());
     }
   }
   const long long quiet = std::max<long long>(kWorkQuietMs, env_.settle_quiet.count());
   scanner_.waitQuiet(quiet, std::min<long long>(quiet + 520, cap.remaining().count()), false, std::nullopt);
-}
-
-bool Page::waitUntilDrawn(Deadline cap) {
-  auto changed = scanner_.waitChange(cap.remaining().count());
-  if (!changed || !*changed) return false;
-  settleArrival(cap, true);
   settleComponents();
   settleAnimations();
   return true;
@@ -999,6 +990,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     }
     return false;
   };
+  // intent-language.md, Action Commands: `select` picks the option as a person does, to the end.
   // A dialog that takes the choice only on its confirming button (Ionic's alert: the options
   // are radios, then "OK"): the option, now checked, still shows in an open modal dialog and
   // the widget does not show it. A person presses the dialog's OK.

@@ -96,12 +96,8 @@ class Page {
   // Web components still loading their definitions (an autoloader after load) have no behaviour
   // yet: wait while they keep loading, briefly. Failure only means no wait.
   void settleComponents();
-  // After a document's load event: what it still loads (a loader's modules, its first data) and
-  // what that draws, waited for when requests are in flight then (or when `changed`: the DOM
-  // just changed). Failure only means no wait.
-  void settleArrival(Deadline cap, bool changed = false);
   // A page that hides itself until it has drawn (goto saw no control shown): the next change to
-  // the DOM within `cap`, then the same settle as on arrival. False when nothing changed.
+  // the DOM within `cap`, then what it loads and a quiet spell. False when nothing changed.
   bool waitUntilDrawn(Deadline cap);
   // Blocks until the page changes (DOM mutation, transition end, load, navigation) or `until`.
   // Slices of at most `slice` keep cancellation prompt.

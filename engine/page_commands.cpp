@@ -93,15 +93,13 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
   }
   page.call.report(2, 3, "scanning");
   if (nav) {
-    // What the page still loads after its load event: at most 2 s (a page that never stops
-    // requesting, analytics, a long poll, costs every goto this much).
-    page.settleArrival(page.deadline.capped(Millis(2000)));
     page.settleComponents();
     page.settleAnimations();
   }
   auto scanned = page.scan();
   if (!scanned) return errorResponse("goto", scanned.status());
   if (nav) {
+    // (commands.cpp: goto loads the URL "and observes it": the page a person would see.)
     // Every control there, none shown: the page hides itself until it has drawn (Stencil's
     // components until hydrated, an app behind v-cloak). A person sees a blank page and waits.
     for (Deadline cap = page.deadline.capped(Millis(5000));
