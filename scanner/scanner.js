@@ -1585,7 +1585,10 @@
       // A field's visible <label> is what a person reads; an aria-label that says something else
       // (Pikaday's "Use the arrow keys to pick a date") stays an alias. Not for a select's hidden
       // focus target: its label shows the choice too (Quasar's q-select).
-      if ((tag === 'input' || tag === 'select' || tag === 'textarea') && !isFocusTargetCombobox(el)) {
+      // A custom combobox a <label for> points at (PrimeVue's Select: its aria-label is its
+      // placeholder) is named by that label too.
+      if ((tag === 'input' || tag === 'select' || tag === 'textarea' || (kind === 'select' && ariaRole(el) === 'combobox')) &&
+          !isFocusTargetCombobox(el)) {
         const label = controlLabelText(el);
         if (label && reTest(/[\p{L}\p{N}]/u, label) && lc(label) !== lc(aria)) return label;
       }
@@ -1642,7 +1645,24 @@
     if (content && reTest(/[\p{L}\p{N}]/u, content)) return content;
     const described = describedByText(el);
     return collapse(attr(el, 'title')) || tooltipText(el) || (described.length <= 60 ? described : '') ||
-        iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el);
+        passwordToggleName(el) || iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el);
+  }
+
+  /**
+   * What a control with nothing to read does in a password field's own box: it shows the password
+   * (or hides it, once the field shows it as text). PrimeVue's, Ant Design's, Element Plus's eye.
+   */
+  function passwordToggleName(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 2; n = parentElement(n), depth++) {
+      const fields = queryAll(n, 'input:not([type=hidden])');
+      if (!fields.length) continue;
+      if (fields.length > 1) return '';
+      const type = lc(attr(fields[0], 'type'));
+      if (type === 'password') return 'Show password';
+      const signals = attr(fields[0], 'class') + ' ' + attr(fields[0], 'name') + ' ' + elId(fields[0]) + ' ' + attr(fields[0], 'autocomplete');
+      return type === 'text' && reTest(/password/i, signals) ? 'Hide password' : '';
+    }
+    return '';
   }
 
   // Action words of class names ("flatpickr-prev-month", "btn-close"): the last resort for a
@@ -1812,7 +1832,8 @@
         return glyphWords(m[1]);
       }
       const suffixed = B.reExec(/^([a-z][a-z0-9-]*?)[-_]icon$/, t);
-      if (suffixed && !NOT_GLYPH_WORDS[suffixed[1]]) return glyphWords(suffixed[1]);
+      // (PrimeVue's "p-icon": a one-letter stem is a library's prefix, no glyph.)
+      if (suffixed && suffixed[1].length > 1 && !NOT_GLYPH_WORDS[suffixed[1]]) return glyphWords(suffixed[1]);
     }
     return '';
   }
@@ -2146,7 +2167,9 @@
       return str(inputValue(el));
     }
     // A box drawn over its combobox field shows its label besides a choice: no choice, no value.
-    return hiddenComboboxOf(el) ? '' : collapse(labelText(el));
+    // Nor does a box marked as showing its placeholder (PrimeVue's Select: class p-placeholder).
+    if (hiddenComboboxOf(el) || reTest(/(^|[\s_-])placeholder([\s_-]|$)/i, attr(el, 'class'))) return '';
+    return collapse(labelText(el));
   }
 
   const RE = {
