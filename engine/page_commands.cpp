@@ -102,7 +102,9 @@ Response cmdGoto(CommandEnv& env, const Command& c) {
     // (commands.cpp: goto loads the URL "and observes it": the page a person would see.)
     // Every control there, none shown: the page hides itself until it has drawn (Stencil's
     // components until hydrated, an app behind v-cloak). A person sees a blank page and waits.
-    for (Deadline cap = page.deadline.capped(Millis(5000));
+    // At most 3 s: a page whose controls are all hidden for good (a closed menu on a page of
+    // text) costs its goto that much.
+    for (Deadline cap = page.deadline.capped(Millis(3000));
          scanned->available == 0 && scanned->interactive > 0 && cap.remaining().count() > 0;) {
       spdlog::debug("goto: none of {} controls shown yet; waiting for the page to draw", scanned->interactive);
       if (!page.waitUntilDrawn(cap)) break;
