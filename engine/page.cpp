@@ -23,6 +23,9 @@ constexpr int kStillFrames = 2;  // animation frames a still window spans beside
 constexpr long long kStateQuietMs = 50;  // a toggled control's state drawn late: DOM quiet this long
 constexpr long long kWorkQuietMs = 80;  // the least DOM stillness after an action that started work (settle)
 
+// Whether `id` is among the ids inside the open modal dialogs (ResolverHooks::in_modal).
+bool inModal(const std::vector<int>& modal, int id) { return std::find(modal.begin(), modal.end(), id) != modal.end(); }
+
 bool isBackendDead(const Status& s) {
   return s.code() == codes::kConnectionError ||
          (s.code() == codes::kBrowserError && s.message().find("crashed") != std::string::npos);
@@ -1009,29 +1012,21 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     }, deadline.capped(Millis(1000)), WakeOn::kPageChange, Millis(100));
     if (!drawn && drawn.code() != codes::kTimeout) return drawn;
     const Element* picked = p ? p->byId(chosen.id) : nullptr;
-    if (!shows && picked && picked->visible && picked->checked.value_or(false)) {
-      auto modal = hooks(*p).in_modal();
-      if (std::find(modal.begin(), modal.end(), chosen.id) != modal.end()) {
-        static const std::regex kConfirm(R"(^(ok|okay|done|confirm|apply|select|choose|set|save)$)", std::regex::icase);
-        const Element* confirm = nullptr;
-        for (int id : modal) {
-          const Element* e = p->byId(id);
-          if (e && e->visible && e->type == "button" && std::regex_match(normalizeText(e->text), kConfirm)) confirm = e;
-        }
-        if (confirm) {
-          spdlog::debug("select: {} is chosen in a dialog that confirms with {}", describe(chosen), describe(*confirm));
-          auto pressed = click(*confirm);
-          if (!pressed) return pressed.status();
-        }
-      }
+    const bool taken_later = !shows && picked && picked->visible && picked->checked.value_or(false);
+    if (const Element* confirm = taken_later ? dialogConfirmButton(*p, chosen.id) : nullptr) {
+      spdlog::debug("select: {} is chosen in a dialog that confirms with {}", describe(chosen), describe(*confirm));
+      auto pressed = click(*confirm);
+      if (!pressed) return pressed.status();
     }
   }
   // Verify: the widget now shows the choice (or its native select holds it).
   Deadline until = deadline.capped(Millis(2000));
+  std::optional<PageScan> last;  // the scan that showed it
   Status ok = waitUntil(*this, [&]() -> Result<bool> {
     auto p = scan();
     if (!p) return p.status();
-    return verify(*p);
+    last = std::move(p.value());
+    return verify(*last);
   }, until, WakeOn::kPageChange, Millis(300));
   if (!ok && ok.code() == codes::kTimeout) {
     return Status(codes::kVerificationFailed,
@@ -1042,17 +1037,29 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   // A list that stays open after the choice (a multiple select's: Naive UI's, MUI's) covers what
   // lies below it: a person closes it (Escape) before going on. Not in a modal dialog, whose own
   // Escape handler might close the dialog as well.
-  if (auto p = scan()) {
-    bool open = std::any_of(p->elements.begin(), p->elements.end(), [&](const Element& e) {
+  if (last) {
+    bool open = std::any_of(last->elements.begin(), last->elements.end(), [&](const Element& e) {
       return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
     });
-    auto modal = open ? hooks(*p).in_modal() : std::vector<int>();
-    if (open && std::find(modal.begin(), modal.end(), el.id) == modal.end()) {
+    if (open && !inModal(hooks(*last).in_modal(), el.id)) {
       spdlog::debug("select: the list stays open after the choice; Escape closes it");
       LSCOPE_RETURN_IF_ERROR((*b)->pressKey("Escape", 0, deadline));
     }
   }
   return chosen.text;
+}
+
+const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
+  // The buttons that take a choice made in a dialog (Ionic's alert: "OK").
+  static const std::regex kConfirm(R"(^(ok|okay|done|confirm|apply|select|choose|set|save)$)", std::regex::icase);
+  auto modal = hooks(page).in_modal();
+  if (!inModal(modal, member)) return nullptr;
+  const Element* confirm = nullptr;
+  for (int id : modal) {
+    const Element* e = page.byId(id);
+    if (e && e->visible && e->type == "button" && std::regex_match(normalizeText(e->text), kConfirm)) confirm = e;
+  }
+  return confirm;
 }
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {

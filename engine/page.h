@@ -176,6 +176,9 @@ class Page {
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);
   void scanFrames(PageScan& page, const ScanRequest& request);
   Result<std::string> selectCustom(const Element& el, const std::string& text);
+  // The button of the open modal dialog holding element `member` that confirms a choice made in
+  // it ("OK", "Done", "Apply"), or null.
+  const Element* dialogConfirmButton(const PageScan& page, int member);
 
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;

@@ -1473,6 +1473,11 @@
     return mapGet(index, el) || null;
   }
 
+  /** The <label> of `el` that holds it (a floating label, a select's wrapper), or null. */
+  function wrappingLabelOf(el) {
+    return find(labelsOf(el), (l) => nodeContains(l, el));
+  }
+
   function controlLabelText(el) {
     const parts = [];
     each(labelsOf(el), (l) => {
@@ -2072,7 +2077,7 @@
     let list = memo ? mapGet(memo, root) : undefined;
     if (!list) {
       list = filter(queryAll(root, 'input[role=combobox]'), (c) => {
-        if (!hasAttribute(c, 'readonly') && attr(c, 'inputmode') !== 'none') return false;
+        if (!isFocusTargetCombobox(c) && attr(c, 'inputmode') !== 'none') return false;
         const st = styleOf(c);
         return !isVisible(c) || (!!st && st.pointerEvents === 'none');
       });
@@ -2103,14 +2108,8 @@
    * less the host's label; nothing while that is the host's placeholder.
    */
   function optionsHostValue(el, host) {
-    let box = parentElement(el);
-    for (let n = box; n; n = parentElement(n)) {
-      if (tagOf(n) === 'label') {
-        box = n;
-        break;
-      }
-    }
-    return textLessName(box, collapse(attr(host, 'label')), collapse(attr(host, 'placeholder')));
+    return textLessName(wrappingLabelOf(el) || parentElement(el), collapse(attr(host, 'label')),
+        collapse(attr(host, 'placeholder')));
   }
 
   /** The text of `box` less `name` where it starts with it; '' when that is the placeholder. */
@@ -3697,9 +3696,7 @@
       if (tag === 'input' && type === 'file') return true;
       if (tag === 'input' && NON_TEXT_INPUTS[type]) return false;
       // Only inside its own label: a transparent field without one is a honeypot or a focus trap.
-      let label = parentElement(el);
-      while (label && tagOf(label) !== 'label') label = parentElement(label);
-      return !!label && labelControl(label) === el;
+      return !!wrappingLabelOf(el);
     }
     return (tag === 'button' || ariaRole(el) === 'button') &&
         !!(strTrim(attr(el, 'aria-label')) || strTrim(attr(el, 'aria-labelledby')));
