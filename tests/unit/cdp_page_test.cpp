@@ -158,6 +158,17 @@ TEST_CASE("what the previous page had in flight does not keep the new page busy"
   conn->event("Network.requestWillBeSent", {{"requestId", "E1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "EventSource"}, {"request", {{"url", "http://x.test/feed"}}}});
   conn->event("Network.requestWillBeSent", {{"requestId", "M1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "Media"}, {"request", {{"url", "http://x.test/clip.mp4"}}}});
   CHECK_FALSE(busy());
+
+  // The icon Chromium fetches after the load event is the browser's work, not the page's: it
+  // neither keeps the page busy nor, when it ends, restarts a quiet spell.
+  auto quiet_from = std::chrono::steady_clock::now();
+  conn->event("Network.requestWillBeSent", {{"requestId", "I1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "Other"}, {"initiator", {{"type", "other"}}}, {"request", {{"url", "http://x.test/favicon.ico"}}}});
+  CHECK_FALSE(busy());
+  conn->event("Network.loadingFinished", {{"requestId", "I1"}});
+  CHECK_FALSE((*page)->networkActiveSince(quiet_from).value_or(true));
+  // A resource the page asked for is its work, whatever its type.
+  conn->event("Network.requestWillBeSent", {{"requestId", "P1"}, {"frameId", "T1"}, {"loaderId", "L2"}, {"type", "Other"}, {"initiator", {{"type", "parser"}}}, {"request", {{"url", "http://x.test/preload"}}}});
+  CHECK(busy());
 }
 
 TEST_CASE("a click whose frame the page removes is given, though Chromium never answers its release") {

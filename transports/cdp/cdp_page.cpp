@@ -21,6 +21,14 @@ constexpr const char* kWorldName = "lemmascope";
 // evaluateInWorld's answer for a tab the extension drives with scripts (Target::scripted).
 constexpr const char* kScriptMode = "SCRIPT_MODE";
 
+// A request no script, parser or navigation of the page made: Chromium's own fetch of the page's
+// icon (Network.Initiator type "other" on a resource of type Other; the page's fetches, images
+// and documents have their own types and initiators).
+bool isBrowsersOwnRequest(const json& params) {
+  return params.value("type", "") == "Other" && params.contains("initiator") &&
+         params["initiator"].value("type", "") == "other";
+}
+
 std::string buttonName(MouseButton b) {
   switch (b) {
     case MouseButton::kLeft: return "left";
@@ -1087,11 +1095,19 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // long as it plays: neither is work an action started. What a feed's messages change, the
     // settle's quiet spell in the DOM sees.
     const std::string type = params.value("type", "");
+    if (isBrowsersOwnRequest(params)) {
+      // The favicon Chromium fetches after the load event (type Other, no initiator in the page):
+      // the browser's work, not the page's; counted, it cost the first action after goto a quiet
+      // spell, or all of its settle's shortcuts when it began during the action.
+      t->browser_own.insert(params.value("requestId", ""));
+      return;
+    }
     if (type != "EventSource" && type != "Media") {
       t->inflight[params.value("requestId", "")] = {params.value("frameId", ""), params.value("loaderId", "")};
     }
     t->last_network = Clock::now();
   } else if (method == "Network.loadingFinished" || method == "Network.loadingFailed") {
+    if (t->browser_own.erase(params.value("requestId", ""))) return;
     t->inflight.erase(params.value("requestId", ""));
     t->last_network = Clock::now();
   } else if (method == "Page.javascriptDialogOpening") {

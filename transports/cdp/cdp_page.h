@@ -95,6 +95,7 @@ class CdpPage final : public Backend, public GatedPage {
       std::string loader;  // the document that made it (empty: a worker's, a preflight)
     };
     std::map<std::string, Request> inflight;  // network requests in flight, by request id
+    std::set<std::string> browser_own;        // in flight, the browser's own (the favicon): not the page's work
     Clock::time_point last_network = Clock::now();
     // Through the extension, a tab the browser refuses the debugger: why. The extension then
     // answers for it with scripts (transports/extension/chrome/script.js): the scanner runs
