@@ -1190,6 +1190,7 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
   auto t0 = Clock::now();
   Acted out;
   bool cleared = false;
+  bool escaped = false;
   Status last = Status::ok();
   for (;;) {
     auto where = locate(target, until);
@@ -1210,6 +1211,18 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     }
     last = done.status();
     spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
+    if (last.code() == codes::kElementNotInteractable && !o.force && !escaped &&
+        last.message().find("is covered by an open list") != std::string::npos) {
+      // A select's or an autocomplete's list left open over the target (scanner: openListOver):
+      // a person presses Escape, once.
+      escaped = true;
+      auto b = backend();
+      if (b && (*b)->pressKey("Escape", 0, until)) {
+        out.cleared.push_back("pressed Escape first: an open list covered it");
+        waitForChange(until, Millis(250));
+        continue;
+      }
+    }
     if (last.code() == codes::kElementNotInteractable && !o.force) {
       // Covered: by a popup we know (a person closes it), or by something passing.
       // The newest scan: a popup may have opened during the action itself.

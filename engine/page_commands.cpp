@@ -52,7 +52,9 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
     if (!done) return done.status();
     target_json = elementJson(done->element);
     std::string how = done->how.empty() ? "" : " (" + done->how + ")";
-    return describe(done->element) + how + done->detail;
+    std::string first;
+    for (const auto& c : done->cleared) first += " (" + c + ")";
+    return describe(done->element) + how + first + done->detail;
   });
   (void)verb;
   if (r.ok()) r.data["target"] = target_json;

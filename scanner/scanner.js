@@ -5136,13 +5136,40 @@
     }
     const hit = hitAt(item.ctx.chain, pt.x, pt.y);
     if (!opts.force && opts.check !== 'type' && !receivesPointer(item, hit, pt)) {
+      const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item) : null;
       const who = hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' +
-          describe(hit) + ' would get the click' : 'is covered by ' + describe(hit);
+          describe(hit) + ' would get the click' :
+          'is covered by ' + (list ? 'an open list (' + describe(hit) + ')' : describe(hit));
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' ' + who + ' at (' +
           round(pt.x) + ', ' + round(pt.y) + '); dismiss the covering element (dismiss_popups, ' +
           'accept_cookies) or retry with force');
     }
     return { pt, hit };
+  }
+
+  /**
+   * The open list of choices that `hit`, covering `item`, belongs to (a select's or an
+   * autocomplete's panel left open, a dropdown menu), or null: a listbox or menu, a box of an
+   * option container's class, or a floating box holding options, up to 8 boxes up. A person
+   * closes it with Escape, so the engine may; not while a modal dialog is open, whose own Escape
+   * handler could close the dialog with it (a panel portaled to the body leaves no trace of the
+   * dialog it opened from).
+   */
+  function openListOver(hit, item) {
+    let list = null;
+    for (let n = hit, depth = 0; n && depth < 8 && !list; n = composedParent(n), depth++) {
+      if (n === TOP_DOC.body || n === TOP_DOC.documentElement) break;
+      const role = ariaRole(n);
+      if (role === 'listbox' || role === 'menu' || reTest(OPTION_CONTAINER, attr(n, 'class')) ||
+          (isPositioned(n) && queryAll(n, '[role=option], [role=menuitem], [role=listbox]').length > 0)) {
+        list = n;
+      }
+    }
+    if (!list || composedContains(list, item.el)) return null;
+    const cache = newVisibilityCache();
+    const modal = find(queryAll(ownerDocument(list) || TOP_DOC, '[aria-modal=true], dialog[open]'), (d) =>
+      (tagOf(d) !== 'dialog' || matches(d, ':modal')) && actionVisibility(d, cache).visible);
+    return modal ? null : list;
   }
 
   function itemSelector(item) { return fullSelector(item.el, item.ctx.chain); }

@@ -588,6 +588,19 @@ test('covered elements: error names the cover, force works, popups dismissed in 
   assert.strictEqual(await title(t), 'bought');
 });
 
+test('a cover that is an open list of choices says so (a person closes it with Escape), unless a modal is open', async () => {
+  const t = await open('open_list.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const listed = await err(t, { cmd: 'click', id: byText(s, 'Continue') }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(listed.includes('is covered by an open list (div.head'), listed);
+  const plain = await err(t, { cmd: 'click', id: byText(s, 'Under') }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(plain.includes('is covered by div#veil') && !plain.includes('open list'), plain);
+  await t.evalTest(() => { document.getElementById('modal').hidden = false; });
+  const modal = await err(t, { cmd: 'click', id: byText(s, 'Continue') }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(modal.includes('is covered by div.head') && !modal.includes('open list'), modal);
+  assert.strictEqual(await title(t), 'open list');
+});
+
 test('force click reaches a covered element', async () => {
   const t = await open('stacked_popups.html');
   const s = await ok(t, { cmd: 'scan' });
