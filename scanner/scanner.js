@@ -1443,12 +1443,29 @@
     }
     if (labels && labels.length) return labels;
     const id = elId(el);
-    if (!id) return [];
+    let byFor = [];
     try {
-      return queryAll(getRootNode(el), 'label[for=' + cssString(id) + ']');
+      if (id) byFor = queryAll(getRootNode(el), 'label[for=' + cssString(id) + ']');
     } catch (e) {
-      return [];
+      byFor = [];
     }
+    if (byFor.length) return byFor;
+    const host = hostLabelledThrough(el);
+    return host ? labelsOf(host) : [];
+  }
+
+  /**
+   * The shadow host whose labels are `el`'s: a form-associated element labels its host, and a
+   * person reads that label on the control inside (Material Web's md-checkbox: the <label> around
+   * the host, the native checkbox in its shadow root). Only the root's first form control.
+   */
+  function hostLabelledThrough(el) {
+    const tag = tagOf(el);
+    if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return null;
+    const root = getRootNode(el);
+    if (!isShadowRoot(root)) return null;
+    const first = queryAll(root, 'input, textarea, select');
+    return first.length && first[0] === el ? srHost(root) : null;
   }
 
   /**
@@ -1634,10 +1651,11 @@
       const label = controlLabelText(el);
       if (label) return label;
     }
-    // An ARIA switch or checkbox with nothing to read inside is named by the text before it, as
-    // a field is (Naive UI's n-switch below its form item's label).
+    // An ARIA switch or checkbox with nothing to read inside is named by its <label> (a
+    // form-associated element's: Material Web's md-radio), else by the text before it, as a
+    // field is (Naive UI's n-switch below its form item's label).
     if ((kind === 'checkbox' || kind === 'radio') && !reTest(/[\p{L}\p{N}]/u, content)) {
-      const near = nearbyText(el);
+      const near = controlLabelText(el) || nearbyText(el);
       if (near) return near;
     }
     // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
@@ -1945,7 +1963,34 @@
     }
     if (isWidgetRole(el, ariaRole(el))) return true;
     if (hasAttribute(el, 'contenteditable')) return isEditingHost(el);
-    return false;
+    return !!customCheckableType(el, tag);
+  }
+
+  /**
+   * 'radio' or 'checkbox' for a custom element that is one with its role and state kept in
+   * ElementInternals, which the DOM does not show (Material Web's md-radio: no role attribute, no
+   * native input, a drawn circle in its shadow root): its tag says what it is. '' for anything
+   * else; a host with a native control or a role inside lets that be the control.
+   */
+  function customCheckableType(el, tag) {
+    if (strIndexOf(tag, '-') < 0 || hasAttribute(el, 'role')) return '';
+    const type = reTest(/-radio$/, tag) ? 'radio' : reTest(/-(checkbox|switch)$/, tag) ? 'checkbox' : '';
+    const root = type ? shadowRoot(el) : null;
+    if (!root || queryAll(root, 'input, button, [role]:not([role=presentation]):not([role=none])').length) return '';
+    return type;
+  }
+
+  /**
+   * Whether such a custom checkable is checked: its custom state (:state(checked)), else what
+   * its shadow root draws for it (a part classed "checked" or "selected": md-radio's container).
+   * Its checked attribute is only the initial state (Material Web does not reflect it).
+   */
+  function customCheckableChecked(el) {
+    try {
+      if (matches(el, ':state(checked)')) return true;
+    } catch (e) { /* no custom states in this browser */ }
+    const root = shadowRoot(el);
+    return !!root && queryAll(root, '.checked, .selected').length > 0;
   }
 
   function isEditingHost(el) {
@@ -1975,6 +2020,8 @@
     if (tag === 'textarea') return 'textarea';
     if ((tag === 'button' || role === 'button') && optionsHostOf(el)) return 'select';
     if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    const custom = customCheckableType(el, tag);
+    if (custom) return custom;
     // A button that is a switch or a checkbox (Ant Design's Switch) reads its state from aria-checked.
     if (tag === 'button' && (role === 'switch' || role === 'checkbox')) return 'checkbox';
     // (Ionic's alert draws its choices as <button role=radio>.)
@@ -2454,6 +2501,7 @@
     }
     if (type === 'checkbox' || type === 'radio') {
       const v = attr(el, 'aria-checked') || attr(el, 'aria-pressed');
+      if (!v && customCheckableType(el, tag)) return customCheckableChecked(el);
       return v === 'true' || v === 'mixed';
     }
     return null;
@@ -3466,9 +3514,11 @@
             if (items[j].why !== 0 && closestAttr(items[j].el, 'aria-hidden', box) === 'true') setAdd(drop, items[j]);
           }
         }
-        // A chosen item's own button (the "Remove item" of a multiple select's chip) stays a unit.
+        // A chosen item's own button (the "Remove item" of a multiple select's chip: a <button>,
+        // or Slim Select's named role=button box) stays a unit.
         each(innerItems, (x) => {
-          if (!inListboxBelow(x.el, item.el) && !(x.tag === 'button' && x.name)) setAdd(drop, x);
+          if (!inListboxBelow(x.el, item.el) &&
+              !((x.tag === 'button' || (x.why === 0 && ariaRole(x.el) === 'button')) && x.name)) setAdd(drop, x);
         });
         continue;
       }
@@ -3671,6 +3721,8 @@
    * focused). Visible as the box it covers; null for anything else.
    */
   function transparentOverlayVisibility(el, cache) {
+    const drawn = namedFieldBehindVisibility(el, cache);
+    if (drawn) return drawn;
     if (!isOverlayKind(el)) return null;
     const st = styleOf(el);
     if (!st || +st.opacity !== 0 || st.pointerEvents === 'none') return null;
@@ -3685,6 +3737,42 @@
     if (r.width < 4 || r.height < 4 || w <= 0 || h <= 0 ||
         w * h < 0.5 * mathMin(r.width * r.height, pr.width * pr.height)) return null;
     return { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot };
+  }
+
+  /**
+   * A text field its component keeps transparent (a box around it at opacity 0) until it is
+   * focused or filled, with the field's name drawn over it instead (Material Web's
+   * md-outlined-text-field: the input is slotted into a content box at opacity 0; the resting
+   * label is text in the field's own shadow root): the field a person sees, as the box of the
+   * nearest visible component around it. Null for anything else: a transparent field without its
+   * name drawn on it (a honeypot) stays hidden.
+   */
+  function namedFieldBehindVisibility(el, cache) {
+    const tag = tagOf(el);
+    if ((tag !== 'input' || NON_TEXT_INPUTS[lc(attr(el, 'type'))]) && tag !== 'textarea') return null;
+    if (!checkVisibility || !checkVisibility(el, { visibilityProperty: true })) return null;  // not opacity
+    let name = strTrim(attr(el, 'aria-label'));
+    if (!name) each(labelsOf(el), (l) => { if (!name) name = labelText(l); });
+    name = lc(collapse(name));
+    if (!name || name.length > 80) return null;
+    let box = composedParent(el);
+    for (let depth = 0; box && depth < 4 && !checkVisibility(box, VISIBILITY_CHECK); depth++) box = composedParent(box);
+    if (!box || !checkVisibility(box, VISIBILITY_CHECK)) return null;
+    const r = getRect(el);
+    if (r.width < 4 || r.height < 4) return null;
+    const drawnOver = (n) => {
+      if (lc(collapse(textContent(n))) !== name || !checkVisibility(n, VISIBILITY_CHECK)) return false;
+      return boxesOverlap(getRect(n), r);
+    };
+    const roots = [box];
+    if (shadowRoot(box)) push(roots, shadowRoot(box));
+    for (let i = 0; i < roots.length; i++) {
+      if (find(queryAll(roots[i], 'span, div, label, p'), drawnOver) === null) continue;
+      const pv = visibilityOf(box, cache, true);
+      if (!pv.visible) return null;
+      return { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot };
+    }
+    return null;
   }
 
   /** What may be a transparent overlay (transparentOverlayVisibility). */
