@@ -1191,6 +1191,7 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
   Acted out;
   bool cleared = false;
   bool escaped = false;
+  bool clicked_away = false;
   Status last = Status::ok();
   for (;;) {
     auto where = locate(target, until);
@@ -1211,16 +1212,29 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     }
     last = done.status();
     spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
-    if (last.code() == codes::kElementNotInteractable && !o.force && !escaped &&
+    if (last.code() == codes::kElementNotInteractable && !o.force && !clicked_away &&
         last.message().find("is covered by an open list") != std::string::npos) {
       // A select's or an autocomplete's list left open over the target (scanner: openListOver):
-      // a person presses Escape, once.
-      escaped = true;
+      // a person presses Escape, once; where that does not close it, clicks beside it, once.
       auto b = backend();
-      if (b && (*b)->pressKey("Escape", 0, until)) {
-        out.cleared.push_back("pressed Escape first: an open list covered it");
-        waitForChange(until, Millis(250));
-        continue;
+      static const std::regex kAway(R"(click away at \((-?\d+), (-?\d+)\))");
+      std::smatch away;
+      if (b && !escaped) {
+        escaped = true;
+        if ((*b)->pressKey("Escape", 0, until)) {
+          out.cleared.push_back("pressed Escape first: an open list covered it");
+          waitForChange(until, Millis(250));
+          continue;
+        }
+      } else if (b && std::regex_search(last.message(), away, kAway)) {
+        clicked_away = true;
+        Point at{std::stod(away[1].str()), std::stod(away[2].str())};
+        if ((*b)->mouseClick(at, MouseButton::kLeft, 1, 0, until)) {
+          if (!out.cleared.empty() && out.cleared.back().rfind("pressed Escape first", 0) == 0) out.cleared.pop_back();
+          out.cleared.push_back("clicked beside an open list that covered it: Escape did not close it");
+          waitForChange(until, Millis(250));
+          continue;
+        }
       }
     }
     if (last.code() == codes::kElementNotInteractable && !o.force) {

@@ -1399,6 +1399,8 @@
       if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
       // (An icon's ligature, "arrow_drop_down", hidden from assistive technology: no label text.)
       if (attr(c, 'aria-hidden') === 'true') continue;
+      // (A select's open list inside it, Fomantic UI's menu: choices offered, not its text.)
+      if (isSelectMenu(c)) continue;
       if (tag === 'slot') {
         s += slottedTextWithoutControls(c, depth + 1);
         continue;
@@ -1516,6 +1518,30 @@
     return flatTextOf(el, 0);
   }
 
+  const LIGATURE_ICONS = '[class*="material-icons"], [class*="material-symbols"]';
+
+  /**
+   * Text less the words of ligature icons in it (Material Icons: <i class="material-icons">send</i>
+   * draws a glyph; a person reads "Save profile", not "Save profile send"). An icon alone is the
+   * text (iconName and accessibleName read it as a glyph's name).
+   */
+  function withoutLigatureIcons(el, text) {
+    const root = getRootNode(el);
+    let has = scanMemo ? mapGet(scanMemo.ligatures, root) : undefined;
+    if (has === undefined) {
+      has = queryAll(root, LIGATURE_ICONS).length > 0;
+      if (scanMemo) mapSet(scanMemo.ligatures, root, has);
+    }
+    if (!has) return text;
+    let rest = ' ' + text + ' ';
+    each(elQsa(el, LIGATURE_ICONS), (icon) => {
+      const word = collapse(textContent(icon));
+      if (word && !contains_(word, ' ')) rest = strReplace(rest, ' ' + word + ' ', ' ');
+    });
+    rest = collapse(rest);
+    return reTest(/[\p{L}\p{N}]/u, rest) ? rest : text;
+  }
+
   /** False when no <slot> can be inside `el`: its root has none (known per scan). */
   function mayHoldSlots(el) {
     if (!scanMemo) return true;
@@ -1565,7 +1591,7 @@
   /** Text of content: inner text, else alt of images, svg titles, aria-labels of children. */
   function contentText(el) {
     const t = collapse(flatText(el));
-    if (t) return t;
+    if (t) return withoutLigatureIcons(el, t);
     let alt = '';
     try {
       each(elQsa(el, 'img[alt], [aria-label], svg title, [title]'), (c) => {
@@ -1627,6 +1653,12 @@
     if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
         tag === 'progress' || (kind === 'select' && tag !== 'select')) {
       const label = controlLabelText(el);
+      // A switch's label that only reads its two states ("Off On": Materialize's lever) names
+      // nothing: the text before that label does.
+      if (label && (kind === 'checkbox' || kind === 'radio') && reTest(STATE_WORDS, label)) {
+        const before = nearbyText(wrappingLabelOf(el) || el);
+        return before && !reTest(STATE_WORDS, before) ? before : label;
+      }
       if (label) return label;
       // A custom select's box or text field is named by the label of the <select> it stands for.
       const original = tag !== 'select' ? originalSelectOf(el) : null;
@@ -1900,6 +1932,8 @@
   }
 
   /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
+  const STATE_WORDS = /^(off|on|no|yes|disabled|enabled|hide|show)( (off|on|no|yes|disabled|enabled|hide|show))?$/i;
+
   function adjacentText(el) {
     for (let n = nextSibling(el); n; n = nextSibling(n)) {
       const t = nodeType(n) === 3 ? collapse(nodeValue(n))
@@ -2014,6 +2048,9 @@
       if (BUTTON_INPUTS[t]) return 'button';
       // tom-select over a <select>; a read-only combobox input is a select box (Shoelace's sl-select).
       if (role === 'combobox' && (originalSelectOf(el) || hasAttribute(el, 'readonly'))) return 'select';
+      // The text field of a select component that filters its choices (Fomantic UI's "ui search
+      // selection dropdown"): typing there chooses nothing; the select is the control.
+      if ((!t || t === 'text' || t === 'search') && !role && selectComponentOf(el)) return 'select';
       return 'input';
     }
     if (tag === 'select') return 'select';
@@ -2058,9 +2095,9 @@
     if (role === 'listitem' || role === 'cell') return 'item';
     // (Ant Design's options sit five levels inside .ant-select-dropdown: a virtual list's holders.)
     for (let n = parentElement(el), depth = 0; n && depth < 7; n = parentElement(n), depth++) {
-      if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class'))) return 'option';
+      if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class')) || isSelectMenu(n)) return 'option';
     }
-    if (tag !== 'button' && tag !== 'a' && selectComponentOf(el)) return 'select';
+    if (tag !== 'button' && tag !== 'a' && !isSelectMenu(el) && selectComponentOf(el)) return 'select';
     if (tag === 'a' || hasAttribute(el, 'data-href') || hasAttribute(el, 'data-url') ||
         hasAttribute(el, 'data-link') || reTest(LINK_CLASS, attr(el, 'class'))) {
       return 'link';
@@ -2074,8 +2111,18 @@
   // ----- custom selects (select2, choices.js, tom-select, ARIA comboboxes) -----
 
   // The class of a select component's root (n-select, q-select, el-select, v-select, multiselect,
-  // custom-select): Naive UI's select has no ARIA role at all.
-  const SELECT_COMPONENT = /(^|\s)([a-z][a-z0-9]*-)?(multi)?select(\s|$)/i;
+  // custom-select, selection): Naive UI's select has no ARIA role at all, nor has Fomantic UI's.
+  // (Fomantic UI's and Semantic UI's is "ui selection dropdown".)
+  const SELECT_COMPONENT = /(^|\s)(([a-z][a-z0-9]*-)?(multi)?select|selection)(\s|$)/i;
+
+  /**
+   * A floating box right inside a select component's root: its list of choices (Fomantic UI's
+   * "menu" of "item"s, no roles).
+   */
+  function isSelectMenu(n) {
+    const up = parentElement(n);
+    return !!up && reTest(SELECT_COMPONENT, attr(up, 'class')) && tagOf(up) !== 'select' && isPositioned(n);
+  }
 
   /** The root of the select component a plain clickable box belongs to (itself or 3 up), or null. */
   function selectComponentOf(el) {
@@ -2103,6 +2150,12 @@
       } else if (reTest(/(^|\s)ts-wrapper(\s|$)/, cls)) {
         const prev = previousElementSibling(n);
         found = prev && tagOf(prev) === 'select' ? prev : firstOf(n, 'select');
+      } else if (depth > 0 && depth <= 2 && tagOf(el) === 'input' && ariaRole(el) === 'combobox' &&
+          hasAttribute(el, 'readonly')) {
+        // Any library's: a read-only combobox field in a wrapper with one <select>, kept out of
+        // sight (Materialize's FormSelect clips it in a 0x0 box; its <label for> stays on it).
+        const selects = queryAll(n, 'select');
+        if (selects.length === 1 && !visibilityOf(selects[0], null, true).visible) found = selects[0];
       }
     }
     if (memo) mapSet(memo, el, found);
@@ -2215,7 +2268,10 @@
     // A box drawn over its combobox field shows its label besides a choice: no choice, no value.
     // Nor does a box marked as showing its placeholder (PrimeVue's Select: class p-placeholder).
     if (hiddenComboboxOf(el) || reTest(/(^|[\s_-])placeholder([\s_-]|$)/i, attr(el, 'class'))) return '';
-    return collapse(labelText(el));
+    const drawn = collapse(labelText(el));
+    // Nor one whose text is all in a part marked as the placeholder (Fomantic UI's "default text").
+    const marked = firstOf(el, '.default.text, [class*="placeholder" i]');
+    return marked && collapse(safeInnerText(marked)) === drawn ? '' : drawn;
   }
 
   const RE = {
@@ -3277,7 +3333,7 @@
   function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
-      landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map() };
+      landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map(), ligatures: new B.Map() };
     try {
       return fn();
     } finally {
@@ -3390,7 +3446,7 @@
       if (!c.why) return null;
     }
     if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el))) {
-      proxy = visibleLabelOf(c.el, cache);
+      proxy = visibleLabelOf(c.el, cache) || (isNativeCheckable(c.el) ? drawnCheckableBox(c.el, cache) : null);
       if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible) {
@@ -3494,6 +3550,11 @@
         if (options) setAdd(drop, item);
         continue;
       }
+      if (item.why !== 0 && find(innerItems, (x) => x.proxy === item.el) !== null) {
+        // The box that draws the checkbox inside it and takes its clicks (drawnCheckableBox).
+        setAdd(drop, item);
+        continue;
+      }
       if (custom) {
         // A custom select is one unit: what it shows (the chosen item, a read-only textbox) is
         // part of it; the options of its open list are units. Where it wraps the focusable
@@ -3585,7 +3646,7 @@
   /** True when a role=listbox element lies between `el` and its ancestor `top` (excluded). */
   function inListboxBelow(el, top) {
     for (let n = composedParent(el); n && n !== top; n = composedParent(n)) {
-      if (ariaRole(n) === 'listbox') return true;
+      if (ariaRole(n) === 'listbox' || isSelectMenu(n)) return true;
     }
     return false;
   }
@@ -3797,6 +3858,21 @@
    */
   function isFocusTargetCombobox(el) {
     return tagOf(el) === 'input' && ariaRole(el) === 'combobox' && hasAttribute(el, 'readonly');
+  }
+
+  /**
+   * For a visually hidden checkbox or radio with no label of its own: the visible box around it
+   * that draws it with its text and takes the click (Fomantic UI's "ui checkbox": the input at
+   * opacity 0 and z-index -1, a <label> without for beside it, a click handler on the box), or
+   * null. The box holds no other control and reads like a label.
+   */
+  function drawnCheckableBox(el, cache) {
+    const box = parentElement(el);
+    if (!box || tagOf(box) === 'body' || queryAll(box, 'input, select, textarea, button').length !== 1) return null;
+    const text = collapse(safeInnerText(box));
+    if (!text || text.length > 120 || !visibilityOf(box, cache, true).visible) return null;
+    const r = getRect(box);
+    return r.height <= 120 ? box : null;
   }
 
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
@@ -5225,9 +5301,11 @@
     const hit = hitAt(item.ctx.chain, pt.x, pt.y);
     if (!opts.force && opts.check !== 'type' && !receivesPointer(item, hit, pt)) {
       const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item) : null;
+      const away = list ? clickAwayPoint(list, item.ctx.chain) : null;
       const who = hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' +
           describe(hit) + ' would get the click' :
-          'is covered by ' + (list ? 'an open list (' + describe(hit) + ')' : describe(hit));
+          'is covered by ' + (list ? 'an open list (' + describe(hit) + (away ? ', click away at (' +
+          round(away.x) + ', ' + round(away.y) + ')' : '') + ')' : describe(hit));
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' ' + who + ' at (' +
           round(pt.x) + ', ' + round(pt.y) + '); dismiss the covering element (dismiss_popups, ' +
           'accept_cookies) or retry with force');
@@ -5249,7 +5327,8 @@
       if (n === TOP_DOC.body || n === TOP_DOC.documentElement) break;
       const role = ariaRole(n);
       if (role === 'listbox' || role === 'menu' || reTest(OPTION_CONTAINER, attr(n, 'class')) ||
-          (isPositioned(n) && queryAll(n, '[role=option], [role=menuitem], [role=listbox]').length > 0)) {
+          (isPositioned(n) && queryAll(n, '[role=option], [role=menuitem], [role=listbox]').length > 0) ||
+          isSelectMenu(n)) {
         list = n;
       }
     }
@@ -5258,6 +5337,32 @@
     const modal = find(queryAll(ownerDocument(list) || TOP_DOC, '[aria-modal=true], dialog[open]'), (d) =>
       (tagOf(d) !== 'dialog' || matches(d, ':modal')) && actionVisibility(d, cache).visible);
     return modal ? null : list;
+  }
+
+  /**
+   * Where a person clicks to close an open list that Escape does not close (Fomantic UI's menu
+   * after a choice: the focus is back on the body): beside the list, on nothing that takes a
+   * click (no control, link, label or listener, no pointer cursor, not the list). Null if none.
+   */
+  function clickAwayPoint(list, chain) {
+    const r = getRect(list);
+    const vp = viewportSize(TOP_DOC);
+    const spots = [[r.left - 16, r.top + 8], [r.left + r.width + 16, r.top + 8], [r.left - 16, r.top + r.height / 2],
+      [r.left + r.width + 16, r.top + r.height / 2], [8, r.top + 8], [vp.width - 8, r.top + 8]];
+    for (let i = 0; i < spots.length; i++) {
+      const x = spots[i][0];
+      const y = spots[i][1];
+      if (x < 0 || y < 0 || x >= vp.width || y >= vp.height) continue;
+      const hit = hitAt(chain, x, y);
+      if (!hit || composedContains(list, hit)) continue;
+      const tag = tagOf(hit);
+      const st = styleOf(hit);
+      const inert = tag === 'body' || tag === 'html' ||
+          (!isInteractiveCandidate(hit, tag) && !insideInteractive(hit) && !wsHas(listened, hit) &&
+           (!st || st.cursor !== 'pointer'));
+      if (inert) return { x, y };
+    }
+    return null;
   }
 
   function itemSelector(item) { return fullSelector(item.el, item.ctx.chain); }
