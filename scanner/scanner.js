@@ -1457,6 +1457,22 @@
   }
 
   /**
+   * What names the custom element `el` does the work of, when `el` has no label of its own text:
+   * the host's aria-labelledby, its <label for>, or its label attribute (Fluent UI's
+   * fluent-text-input, its input in the shadow root behind an empty label of its own; its
+   * fluent-dropdown, a light-DOM button role=combobox slotted as the control), or ''.
+   */
+  function labelledHostText(el) {
+    let host = hostLabelledThrough(el);
+    if (!host) {
+      const up = parentElement(el);
+      host = up && strIndexOf(tagOf(up), '-') > 0 &&
+          queryAll(up, 'input, select, textarea, button, [role=combobox], [role=textbox]').length === 1 ? up : null;
+    }
+    return host ? labelledByText(host, false) || controlLabelText(host) || collapse(attr(host, 'label')) : '';
+  }
+
+  /**
    * The shadow host whose labels are `el`'s: a form-associated element labels its host, and a
    * person reads that label on the control inside (Material Web's md-checkbox: the <label> around
    * the host, the native checkbox in its shadow root). Only the root's first form control.
@@ -1500,7 +1516,9 @@
   function controlLabelText(el) {
     const parts = [];
     each(labelsOf(el), (l) => {
-      const t = labelText(l);
+      // (A label's own aria-label is what it names the control, as Chromium reads it: Tailwind
+      // UI's radio cards, "Enterprise" over the card's name, price and description.)
+      const t = collapse(attr(l, 'aria-label')) || labelText(l);
       if (t) push(parts, t);
     });
     return collapse(join(parts, ' '));
@@ -1652,7 +1670,7 @@
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
         tag === 'progress' || (kind === 'select' && tag !== 'select')) {
-      const label = controlLabelText(el);
+      const label = controlLabelText(el) || labelledHostText(el);
       // A switch's label that only reads its two states ("Off On": Materialize's lever) names
       // nothing: the text before that label does.
       if (label && (kind === 'checkbox' || kind === 'radio') && reTest(STATE_WORDS, label)) {
@@ -2001,14 +2019,16 @@
   }
 
   /**
-   * 'radio' or 'checkbox' for a custom element that is one with its role and state kept in
-   * ElementInternals, which the DOM does not show (Material Web's md-radio: no role attribute, no
-   * native input, a drawn circle in its shadow root): its tag says what it is. '' for anything
-   * else; a host with a native control or a role inside lets that be the control.
+   * 'radio', 'checkbox' or 'option' for a custom element that is one with its role and state kept
+   * in ElementInternals, which the DOM does not show (Material Web's md-radio: no role attribute,
+   * no native input, a drawn circle in its shadow root; Fluent UI's fluent-option): its tag says
+   * what it is. '' for anything else; a host with a native control or a role inside lets that be
+   * the control.
    */
   function customCheckableType(el, tag) {
     if (strIndexOf(tag, '-') < 0 || hasAttribute(el, 'role')) return '';
-    const type = reTest(/-radio$/, tag) ? 'radio' : reTest(/-(checkbox|switch)$/, tag) ? 'checkbox' : '';
+    const type = reTest(/-radio$/, tag) ? 'radio' : reTest(/-(checkbox|switch)$/, tag) ? 'checkbox'
+        : reTest(/-option$/, tag) ? 'option' : '';
     const root = type ? shadowRoot(el) : null;
     if (!root || queryAll(root, 'input, button, [role]:not([role=presentation]):not([role=none])').length) return '';
     return type;
@@ -2061,8 +2081,16 @@
     if (custom) return custom;
     // A button that is a switch or a checkbox (Ant Design's Switch) reads its state from aria-checked.
     if (tag === 'button' && (role === 'switch' || role === 'checkbox')) return 'checkbox';
-    // (Ionic's alert draws its choices as <button role=radio>.)
+    // (Ionic's alert draws its choices as <button role=radio>; Fluent UI's dropdown is a
+    // <button role=combobox>: ARIA 1.2's select-only combobox.)
     if (tag === 'button' && role === 'radio') return 'radio';
+    if (tag === 'button' && role === 'combobox') return 'select';
+    // A button that opens a listbox and shows a choice is a select (Tailwind Plus's el-select,
+    // Headless UI's Listbox); so is the toggle drawn for an out-of-sight <select> (Preline's
+    // Advanced Select; not the chips' "Remove item" buttons of choices.js).
+    if (tag === 'button' && !role && ((attr(el, 'aria-haspopup') === 'listbox' &&
+        reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) ||
+        (hasAttribute(el, 'aria-expanded') && originalSelectOf(el)))) return 'select';
     if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
     if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     switch (role) {
@@ -2090,6 +2118,8 @@
   function plainType(el, tag) {
     const role = ariaRole(el);
     if (ROLE_TYPES[role]) return ROLE_TYPES[role];
+    const custom = customCheckableType(el, tag);
+    if (custom) return custom;
     if (hiddenComboboxOf(el)) return 'select';
     if (tag === 'tr' || role === 'row') return 'row';
     if (role === 'listitem' || role === 'cell') return 'item';
@@ -2150,10 +2180,12 @@
       } else if (reTest(/(^|\s)ts-wrapper(\s|$)/, cls)) {
         const prev = previousElementSibling(n);
         found = prev && tagOf(prev) === 'select' ? prev : firstOf(n, 'select');
-      } else if (depth > 0 && depth <= 2 && tagOf(el) === 'input' && ariaRole(el) === 'combobox' &&
-          hasAttribute(el, 'readonly')) {
-        // Any library's: a read-only combobox field in a wrapper with one <select>, kept out of
-        // sight (Materialize's FormSelect clips it in a 0x0 box; its <label for> stays on it).
+      } else if (depth > 0 && depth <= 2 && ((tagOf(el) === 'input' && ariaRole(el) === 'combobox' &&
+          hasAttribute(el, 'readonly')) || (tagOf(el) === 'button' && !attr(el, 'role') &&
+          reTest(SELECT_COMPONENT, cls) && tagOf(n) !== 'form'))) {
+        // Any library's: a read-only combobox field or a button in a wrapper with one <select>,
+        // kept out of sight (Materialize's FormSelect clips it in a 0x0 box; Preline's Advanced
+        // Select hides it); its <label for> stays on it.
         const selects = queryAll(n, 'select');
         if (selects.length === 1 && !visibilityOf(selects[0], null, true).visible) found = selects[0];
       }
@@ -2271,7 +2303,10 @@
     const drawn = collapse(labelText(el));
     // Nor one whose text is all in a part marked as the placeholder (Fomantic UI's "default text").
     const marked = firstOf(el, '.default.text, [class*="placeholder" i]');
-    return marked && collapse(safeInnerText(marked)) === drawn ? '' : drawn;
+    if (marked && collapse(safeInnerText(marked)) === drawn) return '';
+    // Nor one that shows its custom host's placeholder (Fluent UI's fluent-dropdown).
+    const owner = parentElement(el);
+    return owner && strIndexOf(tagOf(owner), '-') > 0 && collapse(attr(owner, 'placeholder')) === drawn ? '' : drawn;
   }
 
   const RE = {
@@ -2718,7 +2753,7 @@
     if (item.alias) add(item.alias);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
     // A radio or checkbox of a group answers to its group's legend ("How often?").
-    if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el));
+    if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el) || radioGroupHeading(el));
     add(t['aria-label']);
     add(t.title);
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
@@ -2731,14 +2766,56 @@
     return out;
   }
 
-  /** The <legend> of the <fieldset> around a control (a radio group's question), or ''. */
+  /**
+   * The question of the group around a control: the <legend> of its <fieldset>, or the name of
+   * the radiogroup it is slotted into (Web Awesome's wa-radio-group: a fieldset role=radiogroup
+   * in the group's shadow root, labelled by a <label> whose slot falls back to the group's
+   * label), or ''.
+   */
   function legendOf(el) {
-    for (let n = parentElement(el), depth = 0; n && depth < 6; n = parentElement(n), depth++) {
+    for (let n = flatParent(el), depth = 0; n && depth < 6; n = flatParent(n), depth++) {
+      if (ariaRole(n) === 'radiogroup' && attr(n, 'aria-labelledby')) {
+        const ref = byIdInRoot(n, strTrim(strSplit(attr(n, 'aria-labelledby'), /\s+/)[0]));
+        const text = ref ? collapse(labelText(ref)) : '';
+        if (text) return text;
+      }
       if (tagOf(n) !== 'fieldset') continue;
       const legend = firstOf(n, 'legend');
       return legend ? collapse(labelText(legend)) : '';
     }
     return '';
+  }
+
+  /**
+   * The text just before the smallest box that holds every radio of `el`'s group, where no
+   * fieldset or radiogroup names it ("Billing cycle" over two radio cards), or ''.
+   */
+  function radioGroupHeading(el) {
+    const name = tagOf(el) === 'input' && lc(attr(el, 'type')) === 'radio' ? attr(el, 'name') : '';
+    if (!name) return '';
+    let all = [];
+    try {
+      all = queryAll(getRootNode(el), 'input[type=radio][name=' + cssString(name) + ']');
+    } catch (e) {
+      return '';
+    }
+    if (all.length < 2) return '';
+    let box = parentElement(el);
+    for (let depth = 0; box && depth < 6 && find(all, (r) => !nodeContains(box, r)) !== null; depth++) box = parentElement(box);
+    if (!box || find(all, (r) => !nodeContains(box, r)) !== null || tagOf(box) === 'form' || tagOf(box) === 'body') return '';
+    const t = precedingLabel(box);
+    return t && t.length <= 60 ? t : '';
+  }
+
+  /** Parent in the flat tree: the slot an element is assigned to, else its composed parent. */
+  function flatParent(el) {
+    let slot = null;
+    try {
+      slot = B.assignedSlot(el);
+    } catch (e) {
+      slot = null;
+    }
+    return slot || composedParent(el);
   }
 
   /** The full date of a date-picker day cell from its data attributes (jQuery UI, Pikaday), or ''. */
@@ -3548,6 +3625,12 @@
       }
       if (listbox) {
         if (options) setAdd(drop, item);
+        continue;
+      }
+      if (item.why !== 0 && innerItems.length >= 2 && find(innerItems, (x) => x.type !== 'radio') === null) {
+        // A box around a radio group that listens for its clicks (Web Awesome's wa-radio-group):
+        // the group, not a control of its own.
+        setAdd(drop, item);
         continue;
       }
       if (item.why !== 0 && find(innerItems, (x) => x.proxy === item.el) !== null) {

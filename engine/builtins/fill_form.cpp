@@ -121,9 +121,19 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       // The option of the group whose label or value is the value.
       std::string want = squash(valueText(*it));
       std::string group = best->attributes.value("name", "");
+      // Radios with no name attribute (custom elements: Web Awesome's wa-radio) are a group by
+      // the question they answer to (the legend or radiogroup name among their aliases).
+      auto answersKey = [&](const Element& e) {
+        for (const auto& a : e.aliases) {
+          if (squash(a) == squash(key)) return true;
+        }
+        return false;
+      };
+      bool by_question = group.empty() && answersKey(*best);
       int option = 0;
       for (const auto& e : run.scan.elements) {
-        if (e.type != "radio" || e.attributes.value("name", "") != group) continue;
+        if (e.type != "radio") continue;
+        if (by_question ? !answersKey(e) : e.attributes.value("name", "") != group) continue;
         used.insert(e.id);
         if (squash(e.text) == want || squash(e.attributes.value("value", "")) == want) option = e.id;
       }
