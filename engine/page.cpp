@@ -1215,10 +1215,12 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     if (last.code() == codes::kElementNotInteractable && !o.force && !clicked_away &&
         last.message().find("is covered by an open list") != std::string::npos) {
       // A select's or an autocomplete's list left open over the target (scanner: openListOver):
-      // a person presses Escape, once; where that does not close it, clicks beside it, once.
+      // a person presses Escape, once; where that does not close it, or would empty the field
+      // they typed in ("no Escape"), clicks beside it, once.
       auto b = backend();
       static const std::regex kAway(R"(click away at \((-?\d+), (-?\d+)\))");
       std::smatch away;
+      if (last.message().find(", no Escape)") != std::string::npos) escaped = true;
       if (b && !escaped) {
         escaped = true;
         if ((*b)->pressKey("Escape", 0, until)) {

@@ -53,7 +53,7 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
     target_json = elementJson(done->element);
     std::string how = done->how.empty() ? "" : " (" + done->how + ")";
     std::string first;
-    for (const auto& c : done->cleared) first += " (" + c + ")";
+    for (const auto& cleared : done->cleared) first += " (" + cleared + ")";
     return describe(done->element) + how + first + done->detail;
   });
   (void)verb;

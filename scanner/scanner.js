@@ -1482,8 +1482,13 @@
     if (tag !== 'input' && tag !== 'textarea' && tag !== 'select') return null;
     const root = getRootNode(el);
     if (!isShadowRoot(root)) return null;
-    const first = queryAll(root, 'input, textarea, select');
-    return first.length && first[0] === el ? srHost(root) : null;
+    let first = scanMemo ? mapGet(scanMemo.firstControls, root) : undefined;
+    if (first === undefined) {
+      const all = queryAll(root, 'input, textarea, select');
+      first = all.length ? all[0] : null;
+      if (scanMemo) mapSet(scanMemo.firstControls, root, first);
+    }
+    return first === el ? srHost(root) : null;
   }
 
   /**
@@ -1671,9 +1676,9 @@
     if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
         tag === 'progress' || (kind === 'select' && tag !== 'select')) {
       const label = controlLabelText(el) || labelledHostText(el);
-      // A switch's label that only reads its two states ("Off On": Materialize's lever) names
-      // nothing: the text before that label does.
-      if (label && (kind === 'checkbox' || kind === 'radio') && reTest(STATE_WORDS, label)) {
+      // A switch's label that only reads its two states (STATE_WORDS) names nothing: the text
+      // before that label does.
+      if (label && kind === 'checkbox' && reTest(STATE_WORDS, label)) {
         const before = nearbyText(wrappingLabelOf(el) || el);
         return before && !reTest(STATE_WORDS, before) ? before : label;
       }
@@ -1705,7 +1710,8 @@
     // form-associated element's: Material Web's md-radio), else by the text before it, as a
     // field is (Naive UI's n-switch below its form item's label).
     if ((kind === 'checkbox' || kind === 'radio') && !reTest(/[\p{L}\p{N}]/u, content)) {
-      const near = controlLabelText(el) || nearbyText(el);
+      const around = customCheckableType(el, tag) ? closestLabel(el) : null;
+      const near = controlLabelText(el) || (around ? labelText(around) : '') || nearbyText(el);
       if (near) return near;
     }
     // Material icons are ligature words (arrow_back): a person reads the glyph as "arrow back".
@@ -1949,9 +1955,10 @@
     return '';
   }
 
-  /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
-  const STATE_WORDS = /^(off|on|no|yes|disabled|enabled|hide|show)( (off|on|no|yes|disabled|enabled|hide|show))?$/i;
+  // A switch's label that reads its two states and nothing else ("Off On": Materialize's lever).
+  const STATE_WORDS = /^(off on|on off|no yes|yes no|disabled enabled|enabled disabled|hide show|show hide)$/i;
 
+  /** Text right after (or before) a checkbox that has no <label>: `<input type=checkbox> Remember`. */
   function adjacentText(el) {
     for (let n = nextSibling(el); n; n = nextSibling(n)) {
       const t = nodeType(n) === 3 ? collapse(nodeValue(n))
@@ -2030,8 +2037,17 @@
     const type = reTest(/-radio$/, tag) ? 'radio' : reTest(/-(checkbox|switch)$/, tag) ? 'checkbox'
         : reTest(/-option$/, tag) ? 'option' : '';
     const root = type ? shadowRoot(el) : null;
-    if (!root || queryAll(root, 'input, button, [role]:not([role=presentation]):not([role=none])').length) return '';
+    const inner = 'input, button, select, textarea, a[href], [role]:not([role=presentation]):not([role=none])';
+    if (!root || queryAll(root, inner).length || queryAll(el, inner).length) return '';
     return type;
+  }
+
+  /** The <label> around `el`, up to 5 boxes up (a custom checkable the browser does not label). */
+  function closestLabel(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 5; n = parentElement(n), depth++) {
+      if (tagOf(n) === 'label') return n;
+    }
+    return null;
   }
 
   /**
@@ -2069,8 +2085,12 @@
       // tom-select over a <select>; a read-only combobox input is a select box (Shoelace's sl-select).
       if (role === 'combobox' && (originalSelectOf(el) || hasAttribute(el, 'readonly'))) return 'select';
       // The text field of a select component that filters its choices (Fomantic UI's "ui search
-      // selection dropdown"): typing there chooses nothing; the select is the control.
-      if ((!t || t === 'text' || t === 'search') && !role && selectComponentOf(el)) return 'select';
+      // selection dropdown", its value in a hidden input): typing there chooses nothing; the
+      // select is the control. (An address field in an "address-select" box holds no value.)
+      if ((!t || t === 'text' || t === 'search') && !role) {
+        const component = selectComponentOf(el);
+        if (component && queryAll(component, 'input[type=hidden], select').length) return 'select';
+      }
       return 'input';
     }
     if (tag === 'select') return 'select';
@@ -2141,9 +2161,15 @@
   // ----- custom selects (select2, choices.js, tom-select, ARIA comboboxes) -----
 
   // The class of a select component's root (n-select, q-select, el-select, v-select, multiselect,
-  // custom-select, selection): Naive UI's select has no ARIA role at all, nor has Fomantic UI's.
-  // (Fomantic UI's and Semantic UI's is "ui selection dropdown".)
-  const SELECT_COMPONENT = /(^|\s)(([a-z][a-z0-9]*-)?(multi)?select|selection)(\s|$)/i;
+  // custom-select): Naive UI's select has no ARIA role at all, nor has Fomantic UI's.
+  const SELECT_COMPONENT_CLASS = /(^|\s)([a-z][a-z0-9]*-)?(multi)?select(\s|$)/i;
+  // (Fomantic UI's and Semantic UI's is "ui selection dropdown"; Select2's span.selection is not.)
+  const SELECTION_DROPDOWN = /(^|\s)selection(\s.*)?\sdropdown(\s|$)|(^|\s)dropdown(\s.*)?\sselection(\s|$)/i;
+
+  /** Whether a class attribute is a select component's root's. */
+  function isSelectComponentClass(cls) {
+    return reTest(SELECT_COMPONENT_CLASS, cls) || reTest(SELECTION_DROPDOWN, cls);
+  }
 
   /**
    * A floating box right inside a select component's root: its list of choices (Fomantic UI's
@@ -2151,13 +2177,13 @@
    */
   function isSelectMenu(n) {
     const up = parentElement(n);
-    return !!up && reTest(SELECT_COMPONENT, attr(up, 'class')) && tagOf(up) !== 'select' && isPositioned(n);
+    return !!up && isSelectComponentClass(attr(up, 'class')) && tagOf(up) !== 'select' && isPositioned(n);
   }
 
   /** The root of the select component a plain clickable box belongs to (itself or 3 up), or null. */
   function selectComponentOf(el) {
     for (let n = el, depth = 0; n && depth < 4; n = parentElement(n), depth++) {
-      if (reTest(SELECT_COMPONENT, attr(n, 'class')) && tagOf(n) !== 'select') return n;
+      if (isSelectComponentClass(attr(n, 'class')) && tagOf(n) !== 'select') return n;
     }
     return null;
   }
@@ -2180,9 +2206,9 @@
       } else if (reTest(/(^|\s)ts-wrapper(\s|$)/, cls)) {
         const prev = previousElementSibling(n);
         found = prev && tagOf(prev) === 'select' ? prev : firstOf(n, 'select');
-      } else if (depth > 0 && depth <= 2 && ((tagOf(el) === 'input' && ariaRole(el) === 'combobox' &&
-          hasAttribute(el, 'readonly')) || (tagOf(el) === 'button' && !attr(el, 'role') &&
-          reTest(SELECT_COMPONENT, cls) && tagOf(n) !== 'form'))) {
+      } else if (depth > 0 && depth <= 2 && tagOf(n) !== 'form' && tagOf(n) !== 'body' &&
+          ((tagOf(el) === 'input' && ariaRole(el) === 'combobox' && hasAttribute(el, 'readonly')) ||
+          (tagOf(el) === 'button' && !attr(el, 'role') && isSelectComponentClass(cls)))) {
         // Any library's: a read-only combobox field or a button in a wrapper with one <select>,
         // kept out of sight (Materialize's FormSelect clips it in a 0x0 box; Preline's Advanced
         // Select hides it); its <label for> stays on it.
@@ -2774,9 +2800,8 @@
    */
   function legendOf(el) {
     for (let n = flatParent(el), depth = 0; n && depth < 6; n = flatParent(n), depth++) {
-      if (ariaRole(n) === 'radiogroup' && attr(n, 'aria-labelledby')) {
-        const ref = byIdInRoot(n, strTrim(strSplit(attr(n, 'aria-labelledby'), /\s+/)[0]));
-        const text = ref ? collapse(labelText(ref)) : '';
+      if (ariaRole(n) === 'radiogroup') {
+        const text = labelledByText(n, false) || collapse(attr(n, 'aria-label'));
         if (text) return text;
       }
       if (tagOf(n) !== 'fieldset') continue;
@@ -2793,9 +2818,22 @@
   function radioGroupHeading(el) {
     const name = tagOf(el) === 'input' && lc(attr(el, 'type')) === 'radio' ? attr(el, 'name') : '';
     if (!name) return '';
+    const root = getRootNode(el);
+    let byName = scanMemo ? mapGet(scanMemo.radioHeadings, root) : null;
+    if (scanMemo && !byName) {
+      byName = new B.Map();
+      mapSet(scanMemo.radioHeadings, root, byName);
+    }
+    if (byName && mapHas(byName, name)) return mapGet(byName, name);
+    const heading = groupHeadingOf(el, name, root);
+    if (byName) mapSet(byName, name, heading);
+    return heading;
+  }
+
+  function groupHeadingOf(el, name, root) {
     let all = [];
     try {
-      all = queryAll(getRootNode(el), 'input[type=radio][name=' + cssString(name) + ']');
+      all = queryAll(root, 'input[type=radio][name=' + cssString(name) + ']');
     } catch (e) {
       return '';
     }
@@ -2805,17 +2843,6 @@
     if (!box || find(all, (r) => !nodeContains(box, r)) !== null || tagOf(box) === 'form' || tagOf(box) === 'body') return '';
     const t = precedingLabel(box);
     return t && t.length <= 60 ? t : '';
-  }
-
-  /** Parent in the flat tree: the slot an element is assigned to, else its composed parent. */
-  function flatParent(el) {
-    let slot = null;
-    try {
-      slot = B.assignedSlot(el);
-    } catch (e) {
-      slot = null;
-    }
-    return slot || composedParent(el);
   }
 
   /** The full date of a date-picker day cell from its data attributes (jQuery UI, Pikaday), or ''. */
@@ -3410,7 +3437,8 @@
   function withScanMemo(fn) {
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
-      landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map(), ligatures: new B.Map() };
+      landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map(), ligatures: new B.Map(),
+      firstControls: new B.Map(), radioHeadings: new B.Map() };
     try {
       return fn();
     } finally {
@@ -3904,10 +3932,8 @@
     if (!box || !checkVisibility(box, VISIBILITY_CHECK)) return null;
     const r = getRect(el);
     if (r.width < 4 || r.height < 4) return null;
-    const drawnOver = (n) => {
-      if (lc(collapse(textContent(n))) !== name || !checkVisibility(n, VISIBILITY_CHECK)) return false;
-      return boxesOverlap(getRect(n), r);
-    };
+    const drawnOver = (n) => boxesOverlap(getRect(n), r) && lc(collapse(textContent(n))) === name &&
+        checkVisibility(n, VISIBILITY_CHECK);
     const roots = [box];
     if (shadowRoot(box)) push(roots, shadowRoot(box));
     for (let i = 0; i < roots.length; i++) {
@@ -3950,6 +3976,8 @@
    * null. The box holds no other control and reads like a label.
    */
   function drawnCheckableBox(el, cache) {
+    // Rendered, only out of sight (opacity, z-index): not display:none, not hidden.
+    if (!isRenderedBox(el) || labelsOf(el).length) return null;
     const box = parentElement(el);
     if (!box || tagOf(box) === 'body' || queryAll(box, 'input, select, textarea, button').length !== 1) return null;
     const text = collapse(safeInnerText(box));
@@ -5388,7 +5416,8 @@
       const who = hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' +
           describe(hit) + ' would get the click' :
           'is covered by ' + (list ? 'an open list (' + describe(hit) + (away ? ', click away at (' +
-          round(away.x) + ', ' + round(away.y) + ')' : '') + ')' : describe(hit));
+          round(away.x) + ', ' + round(away.y) + ')' : '') + (escapeWouldClear() ? ', no Escape' : '') + ')'
+          : describe(hit));
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' ' + who + ' at (' +
           round(pt.x) + ', ' + round(pt.y) + '); dismiss the covering element (dismiss_popups, ' +
           'accept_cookies) or retry with force');
@@ -5417,8 +5446,16 @@
     }
     if (!list || composedContains(list, item.el)) return null;
     const cache = newVisibilityCache();
+    const isModal = (d) => {
+      if (tagOf(d) !== 'dialog') return true;
+      try {
+        return matches(d, ':modal');
+      } catch (e) {
+        return true;  // no :modal here: an open <dialog> may be one
+      }
+    };
     const modal = find(queryAll(ownerDocument(list) || TOP_DOC, '[aria-modal=true], dialog[open]'), (d) =>
-      (tagOf(d) !== 'dialog' || matches(d, ':modal')) && actionVisibility(d, cache).visible);
+      isModal(d) && actionVisibility(d, cache).visible);
     return modal ? null : list;
   }
 
@@ -5446,6 +5483,17 @@
       if (inert) return { x, y };
     }
     return null;
+  }
+
+  /**
+   * Whether Escape would undo what a person typed: the focus is in a text field that holds text
+   * (Chromium empties a search field on Escape; autocompletes may reset theirs).
+   */
+  function escapeWouldClear() {
+    const a = deepActiveElement(TOP_DOC);
+    const tag = a ? tagOf(a) : '';
+    if (tag === 'textarea') return !!textareaValue(a);
+    return tag === 'input' && !NON_TEXT_INPUTS[lc(attr(a, 'type'))] && !!inputValue(a);
   }
 
   function itemSelector(item) { return fullSelector(item.el, item.ctx.chain); }

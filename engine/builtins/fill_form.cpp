@@ -123,9 +123,11 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       std::string group = best->attributes.value("name", "");
       // Radios with no name attribute (custom elements: Web Awesome's wa-radio) are a group by
       // the question they answer to (the legend or radiogroup name among their aliases).
+      const std::string question = squash(key);
       auto answersKey = [&](const Element& e) {
+        if (!e.attributes.value("name", "").empty()) return false;  // named radios group by name
         for (const auto& a : e.aliases) {
-          if (squash(a) == squash(key)) return true;
+          if (squash(a) == question) return true;
         }
         return false;
       };

@@ -21,9 +21,9 @@ constexpr const char* kWorldName = "lemmascope";
 // evaluateInWorld's answer for a tab the extension drives with scripts (Target::scripted).
 constexpr const char* kScriptMode = "SCRIPT_MODE";
 
-// A request no script, parser or navigation of the page made: Chromium's own fetch of the page's
-// icon (Network.Initiator type "other" on a resource of type Other; the page's fetches, images
-// and documents have their own types and initiators).
+// A request no script, parser or navigation of the page made (Network.Initiator type "other" on
+// a resource of type Other): what Chromium fetches for itself, the page's icon above all. The
+// page's fetches, images and documents have their own types and initiators.
 bool isBrowsersOwnRequest(const json& params) {
   return params.value("type", "") == "Other" && params.contains("initiator") &&
          params["initiator"].value("type", "") == "other";
@@ -1021,6 +1021,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     if (params.contains("url")) t->url = params.value("url", t->url);
     t->loading = params.value("loading", false);
     t->inflight.clear();
+    t->browser_own.clear();
     for (auto it = targets_.begin(); it != targets_.end();) {  // its out-of-process frames went too
       if (it->second.is_frame && it->second.parent_session == session_id) it = targets_.erase(it);
       else ++it;
@@ -1037,6 +1038,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     if (params.contains("url")) t->url = params.value("url", t->url);
     t->loading = params.value("loading", false);
     t->inflight.clear();
+    t->browser_own.clear();
     cv_.notify_all();
     return;
   }
