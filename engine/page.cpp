@@ -1049,6 +1049,27 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   return chosen.text;
 }
 
+std::optional<std::string> Page::closeOpenList(const std::string& cover, int& tries, Deadline until) {
+  // A select's or an autocomplete's list left open over the target (scanner: openListOver): a
+  // person presses Escape, once; where that does not close it, or would empty the field they
+  // typed in ("no Escape"), clicks beside it, once.
+  static const std::regex kAway(R"(click away at \((-?\d+), (-?\d+)\))");
+  if (tries >= 2 || cover.find("is covered by an open list") == std::string::npos) return std::nullopt;
+  auto b = backend();
+  if (!b) return std::nullopt;
+  if (tries == 0 && cover.find(", no Escape)") == std::string::npos) {
+    tries = 1;
+    if ((*b)->pressKey("Escape", 0, until)) return std::string("pressed Escape first: an open list covered it");
+    return std::nullopt;
+  }
+  std::smatch away;
+  if (!std::regex_search(cover, away, kAway)) return std::nullopt;
+  tries = 2;
+  Point at{std::stod(away[1].str()), std::stod(away[2].str())};
+  if (!(*b)->mouseClick(at, MouseButton::kLeft, 1, 0, until)) return std::nullopt;
+  return std::string("clicked beside an open list that covered it: Escape did not close it");
+}
+
 const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
   // The buttons that take a choice made in a dialog (Ionic's alert: "OK").
   static const std::regex kConfirm(R"(^(ok|okay|done|confirm|apply|select|choose|set|save)$)", std::regex::icase);
@@ -1190,8 +1211,7 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
   auto t0 = Clock::now();
   Acted out;
   bool cleared = false;
-  bool escaped = false;
-  bool clicked_away = false;
+  int list_tries = 0;  // what closeOpenList has tried: 1 Escape, 2 a click beside the list
   Status last = Status::ok();
   for (;;) {
     auto where = locate(target, until);
@@ -1212,31 +1232,13 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     }
     last = done.status();
     spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
-    if (last.code() == codes::kElementNotInteractable && !o.force && !clicked_away &&
-        last.message().find("is covered by an open list") != std::string::npos) {
-      // A select's or an autocomplete's list left open over the target (scanner: openListOver):
-      // a person presses Escape, once; where that does not close it, or would empty the field
-      // they typed in ("no Escape"), clicks beside it, once.
-      auto b = backend();
-      static const std::regex kAway(R"(click away at \((-?\d+), (-?\d+)\))");
-      std::smatch away;
-      if (last.message().find(", no Escape)") != std::string::npos) escaped = true;
-      if (b && !escaped) {
-        escaped = true;
-        if ((*b)->pressKey("Escape", 0, until)) {
-          out.cleared.push_back("pressed Escape first: an open list covered it");
-          waitForChange(until, Millis(250));
-          continue;
-        }
-      } else if (b && std::regex_search(last.message(), away, kAway)) {
-        clicked_away = true;
-        Point at{std::stod(away[1].str()), std::stod(away[2].str())};
-        if ((*b)->mouseClick(at, MouseButton::kLeft, 1, 0, until)) {
-          if (!out.cleared.empty() && out.cleared.back().rfind("pressed Escape first", 0) == 0) out.cleared.pop_back();
-          out.cleared.push_back("clicked beside an open list that covered it: Escape did not close it");
-          waitForChange(until, Millis(250));
-          continue;
-        }
+    if (last.code() == codes::kElementNotInteractable && !o.force) {
+      if (auto closed = closeOpenList(last.message(), list_tries, until)) {
+        // (After a click beside it, the Escape before did not close it: said once, not twice.)
+        if (!out.cleared.empty() && out.cleared.back().rfind("pressed Escape first", 0) == 0) out.cleared.pop_back();
+        out.cleared.push_back(*closed);
+        waitForChange(until, Millis(250));
+        continue;
       }
     }
     if (last.code() == codes::kElementNotInteractable && !o.force) {

@@ -179,6 +179,10 @@ class Page {
   // The button of the open modal dialog holding element `member` that confirms a choice made in
   // it ("OK", "Done", "Apply"), or null.
   const Element* dialogConfirmButton(const PageScan& page, int member);
+  // perform(): closes an open list of choices that `cover` (the scanner's "covered by" message)
+  // says lies over the target: Escape, then a click beside it (`tries`: 0, 1, 2). What it did,
+  // for Acted::cleared, or nothing when there is nothing (more) to try.
+  std::optional<std::string> closeOpenList(const std::string& cover, int& tries, Deadline until);
 
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;

@@ -1549,13 +1549,7 @@
    * text (iconName and accessibleName read it as a glyph's name).
    */
   function withoutLigatureIcons(el, text) {
-    const root = getRootNode(el);
-    let has = scanMemo ? mapGet(scanMemo.ligatures, root) : undefined;
-    if (has === undefined) {
-      has = queryAll(root, LIGATURE_ICONS).length > 0;
-      if (scanMemo) mapSet(scanMemo.ligatures, root, has);
-    }
-    if (!has) return text;
+    if (!rootMayHold(el, 'ligatures', LIGATURE_ICONS)) return text;
     let rest = ' ' + text + ' ';
     each(elQsa(el, LIGATURE_ICONS), (icon) => {
       const word = collapse(textContent(icon));
@@ -1566,13 +1560,19 @@
   }
 
   /** False when no <slot> can be inside `el`: its root has none (known per scan). */
-  function mayHoldSlots(el) {
+  function mayHoldSlots(el) { return rootMayHold(el, 'slots', 'slot'); }
+
+  /**
+   * False when nothing under `el` can match `selector`: its root holds none, known once per scan
+   * (scanMemo[key]: root -> whether it holds any). True outside a scan: callers look themselves.
+   */
+  function rootMayHold(el, key, selector) {
     if (!scanMemo) return true;
     const root = getRootNode(el);
-    let has = mapGet(scanMemo.slots, root);
+    let has = mapGet(scanMemo[key], root);
     if (has === undefined) {
-      has = queryAll(root, 'slot').length > 0;
-      mapSet(scanMemo.slots, root, has);
+      has = queryAll(root, selector).length > 0;
+      mapSet(scanMemo[key], root, has);
     }
     return has;
   }
@@ -2326,13 +2326,13 @@
     // A box drawn over its combobox field shows its label besides a choice: no choice, no value.
     // Nor does a box marked as showing its placeholder (PrimeVue's Select: class p-placeholder).
     if (hiddenComboboxOf(el) || reTest(/(^|[\s_-])placeholder([\s_-]|$)/i, attr(el, 'class'))) return '';
-    const drawn = collapse(labelText(el));
-    // Nor one whose text is all in a part marked as the placeholder (Fomantic UI's "default text").
+    // Nor one whose text is all a placeholder: in a part marked as one (Fomantic UI's "default
+    // text"), or its custom host's (Fluent UI's fluent-dropdown).
     const marked = firstOf(el, '.default.text, [class*="placeholder" i]');
-    if (marked && collapse(safeInnerText(marked)) === drawn) return '';
-    // Nor one that shows its custom host's placeholder (Fluent UI's fluent-dropdown).
     const owner = parentElement(el);
-    return owner && strIndexOf(tagOf(owner), '-') > 0 && collapse(attr(owner, 'placeholder')) === drawn ? '' : drawn;
+    const hostPlaceholder = owner && strIndexOf(tagOf(owner), '-') > 0 ? collapse(attr(owner, 'placeholder')) : '';
+    const drawn = textLessName(el, '', hostPlaceholder);
+    return marked && collapse(safeInnerText(marked)) === drawn ? '' : drawn;
   }
 
   const RE = {
@@ -2838,9 +2838,10 @@
       return '';
     }
     if (all.length < 2) return '';
+    const holdsAll = (box) => find(all, (r) => !nodeContains(box, r)) === null;
     let box = parentElement(el);
-    for (let depth = 0; box && depth < 6 && find(all, (r) => !nodeContains(box, r)) !== null; depth++) box = parentElement(box);
-    if (!box || find(all, (r) => !nodeContains(box, r)) !== null || tagOf(box) === 'form' || tagOf(box) === 'body') return '';
+    for (let depth = 0; box && depth < 6 && !holdsAll(box); depth++) box = parentElement(box);
+    if (!box || !holdsAll(box) || tagOf(box) === 'form' || tagOf(box) === 'body') return '';
     const t = precedingLabel(box);
     return t && t.length <= 60 ? t : '';
   }
@@ -3923,9 +3924,7 @@
     const tag = tagOf(el);
     if ((tag !== 'input' || NON_TEXT_INPUTS[lc(attr(el, 'type'))]) && tag !== 'textarea') return null;
     if (!checkVisibility || !checkVisibility(el, { visibilityProperty: true })) return null;  // not opacity
-    let name = strTrim(attr(el, 'aria-label'));
-    if (!name) each(labelsOf(el), (l) => { if (!name) name = labelText(l); });
-    name = lc(collapse(name));
+    const name = lc(collapse(attr(el, 'aria-label')) || controlLabelText(el));
     if (!name || name.length > 80) return null;
     let box = composedParent(el);
     for (let depth = 0; box && depth < 4 && !checkVisibility(box, VISIBILITY_CHECK); depth++) box = composedParent(box);
@@ -3934,15 +3933,10 @@
     if (r.width < 4 || r.height < 4) return null;
     const drawnOver = (n) => boxesOverlap(getRect(n), r) && lc(collapse(textContent(n))) === name &&
         checkVisibility(n, VISIBILITY_CHECK);
-    const roots = [box];
-    if (shadowRoot(box)) push(roots, shadowRoot(box));
-    for (let i = 0; i < roots.length; i++) {
-      if (find(queryAll(roots[i], 'span, div, label, p'), drawnOver) === null) continue;
-      const pv = visibilityOf(box, cache, true);
-      if (!pv.visible) return null;
-      return { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot };
-    }
-    return null;
+    const roots = shadowRoot(box) ? [box, shadowRoot(box)] : [box];
+    if (find(roots, (root) => find(queryAll(root, 'span, div, label, p'), drawnOver) !== null) === null) return null;
+    const pv = visibilityOf(box, cache, true);
+    return pv.visible ? { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot } : null;
   }
 
   /** What may be a transparent overlay (transparentOverlayVisibility). */
@@ -5436,7 +5430,7 @@
   function openListOver(hit, item) {
     let list = null;
     for (let n = hit, depth = 0; n && depth < 8 && !list; n = composedParent(n), depth++) {
-      if (n === TOP_DOC.body || n === TOP_DOC.documentElement) break;
+      if (tagOf(n) === 'body' || tagOf(n) === 'html') break;
       const role = ariaRole(n);
       if (role === 'listbox' || role === 'menu' || reTest(OPTION_CONTAINER, attr(n, 'class')) ||
           (isPositioned(n) && queryAll(n, '[role=option], [role=menuitem], [role=listbox]').length > 0) ||

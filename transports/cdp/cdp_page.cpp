@@ -1098,9 +1098,7 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // settle's quiet spell in the DOM sees.
     const std::string type = params.value("type", "");
     if (isBrowsersOwnRequest(params)) {
-      // The favicon Chromium fetches after the load event (type Other, no initiator in the page):
-      // the browser's work, not the page's; counted, it cost the first action after goto a quiet
-      // spell, or all of its settle's shortcuts when it began during the action.
+      // Counted, the favicon after the load event cost the first action a quiet spell.
       t->browser_own.insert(params.value("requestId", ""));
       return;
     }
