@@ -68,10 +68,18 @@ std::string urlEncode(const std::string& s, bool form_plus) {
   return out;
 }
 
-void replaceAll(std::string& text, const std::string& from, const std::string& to) {
+// `whole`: only where `from` is not part of a longer run of letters and digits.
+void replaceAll(std::string& text, const std::string& from, const std::string& to, bool whole = false) {
   if (from.empty()) return;
+  auto word = [](unsigned char c) { return std::isalnum(c) != 0; };
   size_t pos = 0;
   while ((pos = text.find(from, pos)) != std::string::npos) {
+    const bool inside = whole && ((pos > 0 && word(text[pos - 1]) && word(from.front())) ||
+                                  (pos + from.size() < text.size() && word(text[pos + from.size()]) && word(from.back())));
+    if (inside) {
+      ++pos;
+      continue;
+    }
     text.replace(pos, from.size(), to);
     pos += to.size();
   }
@@ -90,9 +98,12 @@ void scrubJson(json& j, const std::vector<std::string>& secrets) {
 std::string scrubText(std::string text, const std::vector<std::string>& secrets) {
   for (const auto& s : secrets) {
     if (s.size() < 3) continue;
-    replaceAll(text, s, kSecretMask);
-    replaceAll(text, urlEncode(s, false), kSecretMask);
-    replaceAll(text, urlEncode(s, true), kSecretMask);
+    // A short secret (a card's CVC "123") is masked where it stands alone: inside a longer number
+    // ("2015550123") it is no more the secret than any three digits are.
+    const bool whole = s.size() < 6;
+    replaceAll(text, s, kSecretMask, whole);
+    replaceAll(text, urlEncode(s, false), kSecretMask, whole);
+    replaceAll(text, urlEncode(s, true), kSecretMask, whole);
   }
   return text;
 }

@@ -96,3 +96,13 @@ TEST_CASE("secrets are masked in section titles, and in every log line once any 
   CHECK(scrubLog("cog: <http://h/?pw=s3cr%2Fet%26> Loading") == "cog: <http://h/?pw=" + mask + "> Loading");
   CHECK(scrubLog("raw s3cr/et& and ab") == "raw " + mask + " and ab");
 }
+
+TEST_CASE("a short secret is masked where it stands alone, not inside a longer number") {
+  const std::string mask = "••••••••";
+  // A card's CVC: masked as the field's value, not in a phone number typed after it.
+  CHECK(scrubText("CVC = \"123\"", {"123"}) == "CVC = \"" + mask + "\"");
+  CHECK(scrubText("Phone = \"2015550123\"", {"123"}) == "Phone = \"2015550123\"");
+  CHECK(scrubText("pin:123;", {"123"}) == "pin:" + mask + ";");
+  // Longer secrets are masked anywhere (a password inside a URL or a sentence).
+  CHECK(scrubText("x=hunter22y", {"hunter22"}) == "x=" + mask + "y");
+}
