@@ -1015,7 +1015,8 @@ Response runIntent(IntentHost& host, const Command& c, Page& page, const IntentE
   }
   if (!st && !run.checkpoint.empty()) r.add("checkpoint", run.checkpoint);
   if (depth == 0) {
-    page.settle();
+    // The last step's own settle already saw the page still: waiting again finds nothing new.
+    if (!page.settled()) page.settle();
     auto after = page.scan();
     if (after && !run.no_changes) {
       DiffContext dc;

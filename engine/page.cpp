@@ -48,7 +48,9 @@ bool mayPass(const Status& s) {
   if (c == codes::kElementNotInteractable) {
     // What the element is does not pass: a read-only field, one that cannot take focus, a
     // checkbox typed into, a text field given files, a radio button unchecked.
-    for (const char* lasting : {"read-only", "cannot take keyboard focus", ", not a text field", "is not a file input",
+    for (const char* lasting : {"read-only", "cannot take keyboard focus", ", not a text field", "is no text field", "did not bring it to",
+                                ", not a checkbox",
+                                "is not a file input",
                                 "cannot be unchecked"}) {
       if (s.message().find(lasting) != std::string::npos) return false;
     }
@@ -228,6 +230,12 @@ void Page::scanFrames(PageScan& page, const ScanRequest& request) {
 }
 
 Status Page::settle() {
+  Status s = settleOnce();
+  settled_ = true;
+  return s;
+}
+
+Status Page::settleOnce() {
   auto b = backend();
   if (!b) return b.status();
   Deadline cap = deadline.capped(env_.settle_max);
@@ -412,6 +420,7 @@ void Page::reportEvents(Response& r) {
 // --- the navigation policy -------------------------------------------------------------------
 
 Status Page::navigate(const std::string& url) {
+  settled_ = false;
   auto b = backend();
   if (!b) return b.status();
   if (env_.policy) {
@@ -428,6 +437,7 @@ Status Page::navigate(const std::string& url) {
 }
 
 Result<std::string> Page::newTab(const std::string& url) {
+  settled_ = false;
   auto b = backend();
   if (!b) return b.status();
   if (env_.policy && !url.empty()) {
@@ -607,6 +617,11 @@ ResolverHooks Page::hooks(const PageScan& page) {
       f.element.id = state_.ids.idFor(f.element);
       f.via = m.via;
       f.matched = m.matched;
+      f.text_rect = f.element.rect;
+      if (m.text_rect.is_object()) {
+        f.text_rect = Rect{m.text_rect.value("x", 0.0), m.text_rect.value("y", 0.0), m.text_rect.value("width", 0.0),
+                           m.text_rect.value("height", 0.0)};
+      }
       if (state_.last && !state_.last->byId(f.element.id)) state_.last->elements.push_back(f.element);
       out.push_back(std::move(f));
     }
@@ -648,7 +663,11 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   const auto asked = Clock::now();
   const bool watch = (check == "click" || check == "type") && el.frame.empty() && state_.backend &&
                      state_.backend->networkActiveSince(asked).has_value();
-  const auto ask = [&] { return scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet); };
+  std::optional<Point> offset;
+  if (el.aim) offset = Point{el.aim->cx() - el.rect.cx(), el.aim->cy() - el.rect.cy()};
+  const auto ask = [&] {
+    return scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet, offset);
+  };
   auto point = ask();
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
     // Seen a moment ago, not visible now: most often an entrance animation (a popup fading in
@@ -679,6 +698,7 @@ static bool isNativeToggle(const Element& el) {
 
 void Page::startAction() {
   last_fresh_ = false;
+  settled_ = false;
   unheard_ok_ = false;  // only the action just made may skip the still window
 }
 
@@ -726,6 +746,7 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
 
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
   startAction();
+  if (el.type == "slider") return setSlider(el, text);
   if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
       el.type == "option" || el.type == "row" || el.type == "item" || el.type == "tab" || el.type == "menuitem") {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
@@ -773,7 +794,14 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
       if (!hit && hit.status().code() == codes::kElementNotInteractable) return hit.status();
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
-    if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
+    if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(clearForTyping(**b, el));
+    // No value to read back (text, a label, a slider's handle, an editor): the click must have
+    // put the focus in something that takes text, or the keys would go nowhere and "ok" lie.
+    if (!el.value && scanner_.focusTakesText(el.scanner_id, el.frame) == false) {
+      return Status(codes::kElementNotInteractable,
+                    describe(el) + " is no text field: the click on it focused nothing that takes text",
+                    "type into a field: observe to find it");
+    }
   }
   // Quietly focused, nothing listens to keys or input either (the scanner asked).
   if (point->focused || (in_one_step && !scanner_.keyListeners(el.scanner_id, el.frame))) {
@@ -788,11 +816,56 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   return typedLanded(el, text);
 }
 
+namespace {
+// Letters and digits only: a mask's literals ("(415) 555-2671") and a number's separators are
+// not what a person typed.
+std::string alnumOnly(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c >= 0x80) out += static_cast<char>(std::tolower(c));
+  }
+  return out;
+}
+}  // namespace
+
+namespace {
+// 25, 2.5, -10: a number as a person writes it.
+std::string formatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+}  // namespace
+
+bool showsTyped(const std::string& shown, const std::string& typed) {
+  return normalizeText(shown).find(normalizeText(typed)) != std::string::npos ||
+         alnumOnly(shown).find(alnumOnly(typed)) != std::string::npos;
+}
+
+Status Page::clearForTyping(Backend& b, const Element& el) {
+  // An input mask keeps a buffer of its own (Inputmask): a value emptied in one step reads to it
+  // as one Backspace, and the keys typed next land among what it kept.
+  if (scanner_.keyListeners(el.scanner_id, el.frame)) {
+    LSCOPE_RETURN_IF_ERROR(b.pressKey("a", kModControl, deadline));
+    LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
+    if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
+      auto n = scanner_.valueLength(el.scanner_id, el.frame);
+      if (n && *n == 0) return Status::ok();
+    } else {
+      // Empty, or only the mask's drawing ("(___) ___-____").
+      auto v = scanner_.getValue(el.scanner_id, el.frame);
+      if (v && v->is_string() && alnumOnly(v->get<std::string>()).empty()) return Status::ok();
+    }
+  }
+  return scanner_.clear(el.scanner_id, el.frame);
+}
+
 Result<std::string> Page::typedLanded(const Element& el, const std::string& text) {
   // A popup that opens while typing (on focus, on the first keystroke) takes the keys: check
   // that they landed — the value (the field keeps the focus for secrets, whose value is
   // masked) — and when not, blame the popup so auto-wait can clear it and type again.
   bool landed = true;
+  std::string shown;  // what a field that did not take the text as typed shows instead
   if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
     // The value is masked: count its characters instead.
     auto n = scanner_.valueLength(el.scanner_id, el.frame);
@@ -800,8 +873,11 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
   } else if (!el.value) {
     landed = true;  // not a value-bearing field (contenteditable): nothing to read back cheaply
   } else {
+    // A mask draws the text its own way ("4155552671" reads "(415) 555-2671"): the letters and
+    // digits typed, in order, are what landed (showsTyped).
     auto v = scanner_.getValue(el.scanner_id, el.frame);
-    landed = !v || !v->is_string() || normalizeText(v->get<std::string>()).find(normalizeText(text)) != std::string::npos;
+    landed = !v || !v->is_string() || showsTyped(v->get<std::string>(), text);
+    if (!landed) shown = v->get<std::string>();
   }
   if (!landed) {
     settleAnimations();  // the popup may still be fading in
@@ -823,12 +899,16 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
         return Status(codes::kElementNotInteractable, describe(el) + " lost the keys while typing: the focus went elsewhere",
                       "observe, then type again");
       }
+      shown.clear();  // the rest went on to the next box
     }
   }
+  // Kept, but not as typed (a maxlength, a mask that dropped what did not fit): said, not hidden.
+  if (!shown.empty()) return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
   return std::string();
 }
 
 Result<std::string> Page::select(const Element& el, const json& option) {
+  if (el.type == "slider") return setSlider(el, option.is_string() ? option.get<std::string>() : option.dump());
   bool native = el.tag == "select";
   if (!native || !el.visible) {
     // A widget in place of <select> (select2, tom-select, choices, an ARIA listbox), or a native
@@ -1085,6 +1165,28 @@ const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {
   startAction();
+  if (el.type != "checkbox" && el.type != "radio" && !el.checked) {
+    // A row or card named by what it shows, holding one checkbox (AG Grid's selection box in its
+    // row): that box is what a person checks; more than one is no answer.
+    std::vector<const Element*> boxes;
+    if (state_.last) {
+      for (const auto& e : state_.last->elements) {
+        if ((e.type == "checkbox" || e.type == "radio") && e.id != el.id && e.frame == el.frame && e.rect.within(el.rect, 1)) {
+          boxes.push_back(&e);
+        }
+      }
+    }
+    if (boxes.size() == 1) {
+      const Element box = *boxes.front();
+      auto r = setChecked(box, want);
+      if (!r) return r;
+      return " (its " + box.type + " " + describe(box) + ")" + *r;
+    }
+    return Status(codes::kElementNotInteractable,
+                  describe(el) + " is a " + el.type + ", not a checkbox" +
+                      (boxes.empty() ? "" : ", and it holds " + std::to_string(boxes.size()) + " of them"),
+                  "check the checkbox itself: observe to find it");
+  }
   if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
   if (!want && el.type == "radio") {
     return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
@@ -1112,6 +1214,84 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   }
   LSCOPE_RETURN_IF_ERROR(scanner_.setChecked(el.scanner_id, el.frame, want));
   return std::string(" (synthetic events)");
+}
+
+Result<std::string> Page::setSlider(const Element& el, const std::string& text) {
+  startAction();
+  auto number = [](const std::string& t) -> std::optional<double> {
+    std::string digits;
+    for (char c : t) {
+      if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c == '-' && digits.empty())) digits += c;
+      else if (!digits.empty() && c != ',' && c != ' ') break;  // "1,000 km": the number ends at the unit
+    }
+    if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
+    try {
+      return std::stod(digits);
+    } catch (...) {
+      return std::nullopt;
+    }
+  };
+  auto want = number(text);
+  if (!want) {
+    return Status(codes::kParameterInvalid, describe(el) + " is a slider: it takes a number, not " + quote(text),
+                  "type \"" + el.text + "\" \"25\"");
+  }
+  auto b = backend();
+  if (!b) return b.status();
+  auto now = [&]() -> std::optional<double> {
+    auto v = scanner_.getValue(el.scanner_id, el.frame);
+    if (!v || !v->is_string()) return std::nullopt;
+    return number(v->get<std::string>());
+  };
+  auto point = pointOf(el, "click");
+  if (!point) return point.status();
+  // A press on the handle focuses it where it is (a press on the track would move it).
+  LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+  auto v = now();
+  if (!v) return Status(codes::kElementNotInteractable, describe(el) + " shows no value (aria-valuenow) to set", "");
+  auto press = [&](const char* key, int times) -> Status {
+    for (int i = 0; i < times; ++i) LSCOPE_RETURN_IF_ERROR((*b)->pressKey(key, 0, deadline));
+    return Status::ok();
+  };
+  // One arrow key shows the step; Page keys cover long ways (at most a few rounds: a slider that
+  // stops short, at its end or held back by another handle, is said so).
+  double step = 0;
+  for (int round = 0; round < 6 && std::abs(*want - *v) > 1e-9; ++round) {
+    const bool up = *want > *v;
+    double gap = std::abs(*want - *v);
+    if (step > 0 && gap / step > 20) {
+      auto before = *v;
+      LSCOPE_RETURN_IF_ERROR(press(up ? "PageUp" : "PageDown", 1));
+      auto after = now();
+      if (!after) break;
+      double page = std::abs(*after - before);
+      v = after;
+      if (page > step && std::abs(*want - *v) > page) {
+        int n = static_cast<int>(std::abs(*want - *v) / page);
+        LSCOPE_RETURN_IF_ERROR(press(up ? "PageUp" : "PageDown", std::min(n, 200)));
+        v = now();
+        if (!v) break;
+      }
+      continue;
+    }
+    int n = step > 0 ? std::max(1, static_cast<int>(std::lround(gap / step))) : 1;
+    auto before = *v;
+    LSCOPE_RETURN_IF_ERROR(press(up ? "ArrowRight" : "ArrowLeft", std::min(n, 400)));
+    v = now();
+    if (!v) break;
+    if (step == 0) {
+      step = std::abs(*v - before);
+      if (step == 0) break;  // the keys move it not
+    }
+    if (std::abs(*v - before) < 1e-9) break;  // at its end, or held by another handle
+  }
+  if (!v || (step > 0 ? std::abs(*want - *v) > step / 2 : std::abs(*want - *v) > 1e-9)) {
+    std::string at = v ? " stays at " + formatNumber(*v) : " did not say where it is";
+    return Status(codes::kElementNotInteractable,
+                  describe(el) + at + ": the arrow keys did not bring it to " + formatNumber(*want),
+                  "observe its range (aria-valuemin, aria-valuemax)");
+  }
+  return " ← " + formatNumber(*v);
 }
 
 Result<std::string> Page::hover(const Element& el) {
@@ -1232,6 +1412,18 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     }
     last = done.status();
     spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
+    // Covered by another match of the same target (a list opened over a table whose cell reads the
+    // same: Tabulator's editor over its column): the one on top is the one a person sees and means.
+    if (const Element* top = coveringMatch(last, where->res, el); top && !o.force) {
+      const Element chosen = *top;
+      auto again = act(chosen);
+      if (again) {
+        out.element = chosen;
+        out.how = "the one on top of " + describe(el);
+        out.detail = *again;
+        return out;
+      }
+    }
     if (last.code() == codes::kElementNotInteractable && !o.force) {
       if (auto closed = closeOpenList(last.message(), list_tries, until)) {
         // (After a click beside it, the Escape before did not close it: said once, not twice.)
@@ -1276,6 +1468,24 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     return Status(last.code(), last.message() + " (waited " + elapsedSince(t0) + ")", last.hint());
   }
   return last;
+}
+
+const Element* Page::coveringMatch(const Status& failed, const Resolution& res, const Element& el) const {
+  if (failed.code() != codes::kElementNotInteractable || !el.frame.empty()) return nullptr;
+  // "... is covered by <what> at (x, y); dismiss ...": the point the cover took.
+  const std::string& m = failed.message();
+  if (m.find(" is covered by ") == std::string::npos) return nullptr;
+  size_t end = m.rfind("); dismiss");
+  size_t at = end == std::string::npos ? end : m.rfind(" at (", end);
+  if (at == std::string::npos) return nullptr;
+  double x = 0, y = 0;
+  if (std::sscanf(m.c_str() + at, " at (%lf, %lf)", &x, &y) != 2) return nullptr;
+  for (const Element* c : res.candidates) {
+    if (c->id == el.id || !c->frame.empty() || !c->visible) continue;
+    const Rect& r = c->rect;
+    if (x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) return c;
+  }
+  return nullptr;
 }
 
 Result<Acted> Page::performOn(const Element& el, const ActFn& act, const ActOptions& o) {

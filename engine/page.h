@@ -73,6 +73,10 @@ struct Acted {
   std::vector<std::string> cleared;  // covers cleared first (intents)
 };
 
+// Whether a field showing `shown` holds what was typed: the text itself, or its letters and digits
+// in order (a mask's literals and a number's separators aside: "(415) 555-2671" for "4155552671").
+bool showsTyped(const std::string& shown, const std::string& typed);
+
 class Page {
  public:
   Page(BrowserState& state, const PageEnv& env, Deadline deadline, const CallContext& call);
@@ -92,6 +96,9 @@ class Page {
   const PageScan* last() const { return state_.last ? &*state_.last : nullptr; }
   BrowserState& state() { return state_; }
   Status settle();
+  // settle() has run since the last thing this command did to the page (an action, a wait for a
+  // change, a navigation): a second settle would only wait out quiet spells again.
+  bool settled() const { return settled_; }
   void settleAnimations();
   // Web components still loading their definitions (an autoloader after load) have no behaviour
   // yet: wait while they keep loading, briefly. Failure only means no wait.
@@ -169,12 +176,21 @@ class Page {
  private:
   // After typing `text` into el: the keys landed, or a popup that opened took them (an error).
   Result<std::string> typedLanded(const Element& el, const std::string& text);
+  // Empties the focused field `el` before typing: with real keys (select all, Backspace) where
+  // the page listens to its keys, as a person does; the scanner's one-step clear otherwise, or
+  // for what the keys left.
+  Status clearForTyping(Backend& b, const Element& el);
+  // An ARIA slider (role=slider: noUiSlider's handles) set to the number in `text` as a person
+  // does with the keyboard: focused by a press on it, then arrow keys (Page keys for long ways),
+  // reading aria-valuenow, until it holds the number; an error when it cannot get there.
+  Result<std::string> setSlider(const Element& el, const std::string& text);
   Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false,
                         bool focus_quiet = false);
   // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
   // again) when the page moved and the press landed elsewhere; the guard held that press back.
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);
   void scanFrames(PageScan& page, const ScanRequest& request);
+  Status settleOnce();
   Result<std::string> selectCustom(const Element& el, const std::string& text);
   // The button of the open modal dialog holding element `member` that confirms a choice made in
   // it ("OK", "Done", "Apply"), or null.
@@ -183,6 +199,9 @@ class Page {
   // says lies over the target: Escape, then a click beside it (`tries`: 0, 1, 2). What it did,
   // for Acted::cleared, or nothing when there is nothing (more) to try.
   std::optional<std::string> closeOpenList(const std::string& cover, int& tries, Deadline until);
+  // perform(): the other match of the target that covers `el` where it was to be pressed (the
+  // failure's "covered by ... at (x, y)"), or null.
+  const Element* coveringMatch(const Status& failed, const Resolution& res, const Element& el) const;
 
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;
@@ -206,6 +225,7 @@ class Page {
   // one step, a click on a native checkbox or radio button): when no listener of the page heard
   // them, settle() need not wait for a reaction.
   bool unheard_ok_ = false;
+  bool settled_ = false;  // settled(): set at settle's end, cleared by startAction and navigations
   // An action (or a wait) begins: the remembered scan is no longer fresh, and no earlier action
   // may skip the still window.
   void startAction();

@@ -42,6 +42,9 @@ struct Element {
   // Other names a person may use for it: a day cell's full date, an icon's word, a tooltip.
   std::vector<std::string> aliases;
   json attributes = json::object();
+  // Where to press it when not at its middle: the box of the words a target named inside a row
+  // (a grid's "Total" in its header row), set by the resolver.
+  std::optional<Rect> aim;
 
   bool hasModifier(const std::string& m) const;
   // True for password inputs and fields whose name/label is on the sensitive list (§13.1).

@@ -129,6 +129,33 @@ int textQuality(const Element& e, const TargetSpec& t) {
   return q;
 }
 
+// A row or grid item chosen for a part of its text ("Total" in a grid's header row, "Pending" in an
+// order's row): a person presses those words, not the row's middle. Where find_text shows the
+// words inside it, the resolution aims there: at a control of their own inside the row, else at
+// the words' box in the row.
+void aimAtWords(Resolution& r, const TargetSpec& t, const ResolverHooks& hooks) {
+  const Element* e = r.element;
+  if (!e || r.extra || !hooks.find_text || (e->type != "row" && e->type != "item")) return;
+  if (t.kind != TargetSpec::Kind::kText && t.kind != TargetSpec::Kind::kWord) return;
+  if (t.match == TextMatch::kRegex || textQualityOne(*e, t.value, t.match) >= 3) return;
+  auto found = hooks.find_text(t.value, "exact");
+  if (!found) return;
+  for (const auto& f : *found) {
+    const bool through_it = f.element.id == e->id && f.via == "ancestor";
+    const bool own = f.element.id != e->id && f.element.rect.within(e->rect, 1) && f.element.frame == e->frame;
+    if (!through_it && !own) continue;
+    auto extra = std::make_shared<std::vector<Element>>(1, through_it ? *e : f.element);
+    if (through_it) extra->front().aim = f.text_rect;
+    for (auto& c : r.candidates) {
+      if (c == e) c = &extra->front();
+    }
+    r.extra = extra;
+    r.element = &extra->front();
+    r.note = (r.note.empty() ? "" : r.note + "; ") + "the words " + quote(f.matched) + (through_it ? " in it" : " inside [" + std::to_string(e->id) + "]");
+    return;
+  }
+}
+
 // Whether a person can reach `e`, given the ids inside the open modal dialogs (none open: all).
 bool reachable(const std::vector<int>& modal, const Element& e) {
   return modal.empty() || std::find(modal.begin(), modal.end(), e.id) != modal.end();
@@ -275,7 +302,7 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     for (const auto& s : matchText(anchor, scan)) anchors.push_back(s.e->rect);
     auto found = hooks.find_text(anchor.value, anchor.match == TextMatch::kExact ? "exact" : "contains");
     if (!found) return found.status();
-    for (const auto& f : *found) anchors.push_back(f.element.rect);
+    for (const auto& f : *found) anchors.push_back(f.text_rect);
     if (!anchors.empty()) {
       auto boxDistance = [](const Rect& a, const Rect& b) { return std::hypot(a.gapX(b), a.gapY(b)); };
       auto within = [](const Rect& r, const Rect& o) { return r.within(o, 1); };
@@ -415,7 +442,7 @@ bool roleMatches(const Element& e, const std::string& word) {
   if (w == "combobox") return e.type == "select" || (e.type == "input" && e.attributes.contains("aria-autocomplete"));
   if (w == "listbox") return e.type == "select";
   if (w == "spinbutton") return e.type == "input" && input_type == "number";
-  if (w == "slider") return e.type == "input" && input_type == "range";
+  if (w == "slider") return e.type == "slider" || (e.type == "input" && input_type == "range");
   if (w == "gridcell") return e.type == "cell";
   if (w == "menuitemcheckbox" || w == "menuitemradio") return aria == w;
   if (w == "input") return e.type == "input";
@@ -565,6 +592,7 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
                " equal matches; " + second.toString() + " picks another";
     }
   }
+  aimAtWords(r, target, hooks);
   return r;
 }
 

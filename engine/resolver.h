@@ -18,6 +18,7 @@ struct FoundText {
   Element element;      // with an agent id; part of the page from now on
   std::string via;      // "self": the text's own element; "ancestor": its nearest actionable ancestor
   std::string matched;  // the text that matched
+  Rect text_rect;       // the text's own box (`near` measures from it); the element's when unknown
 };
 
 struct Resolution {

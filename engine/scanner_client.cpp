@@ -45,8 +45,10 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
 }
 
 Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
-                                   bool stable, bool guard, bool watch, bool focus_quiet) const {
+                                   bool stable, bool guard, bool watch, bool focus_quiet,
+                                   std::optional<Point> offset) const {
   json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
+  if (offset) cmd["offset"] = {{"x", offset->x}, {"y", offset->y}};
   if (stable) cmd["stable"] = true;
   if (guard) cmd["guard"] = true;
   if (watch) cmd["watch"] = true;
@@ -137,6 +139,12 @@ Result<long long> ScannerClient::valueLength(int id, const std::string& frame) c
   return v.is_string() ? utf16Length(v.get<std::string>()) : 0LL;
 }
 
+std::optional<bool> ScannerClient::focusTakesText(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "key_listeners"}, {"id", id}}, frame);
+  if (!r || !r->contains("editable") || !(*r)["editable"].is_boolean()) return std::nullopt;
+  return (*r)["editable"].get<bool>();
+}
+
 bool ScannerClient::keyListeners(int id, const std::string& frame) const {
   auto r = call({{"cmd", "key_listeners"}, {"id", id}}, frame);
   return !r || !r->contains("keys") || !(*r)["keys"].is_boolean() || (*r)["keys"].get<bool>();
@@ -185,7 +193,8 @@ Result<std::vector<TextMatchResult>> ScannerClient::findText(const std::string& 
   std::vector<TextMatchResult> out;
   for (const auto& m : r->value("matches", json::array())) {
     if (!m.is_object() || !m.contains("element")) continue;
-    out.push_back({m["element"], m.value("via", std::string("self")), m.value("matched", std::string())});
+    out.push_back({m["element"], m.value("via", std::string("self")), m.value("matched", std::string()),
+                   m.value("text_rect", json())});
   }
   return out;
 }

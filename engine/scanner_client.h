@@ -38,6 +38,7 @@ struct TextMatchResult {
   json element;       // element JSON, registered in the scanner's map
   std::string via;    // "self": the text's own element; "ancestor": its nearest actionable ancestor
   std::string matched;
+  json text_rect;     // the matched text's own box {x, y, width, height}, or null (an older scanner)
 };
 
 // The length of UTF-8 text as a page counts it (UTF-16 units: String.length).
@@ -62,8 +63,10 @@ class ScannerClient {
   // `watch`: start counting the page's DOM changes, for watched() after the action.
   // `focus_quiet` (type): where no listener of the page would hear the focusing press nor the
   // keys, the scanner focuses the field and selects its text itself (Point::focused).
+  // `offset`: from the middle of its box (the resolver's aim at words inside it).
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
-                      bool stable = false, bool guard = false, bool watch = false, bool focus_quiet = false) const;
+                      bool stable = false, bool guard = false, bool watch = false, bool focus_quiet = false,
+                      std::optional<Point> offset = std::nullopt) const;
   // The DOM changes since point(..., watch), a pending short timer counting as one; nullopt
   // when no watch was armed (or no answer).
   // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with
@@ -148,6 +151,9 @@ class ScannerClient {
   };
   Upgrades waitUpgrades(long long timeout_ms, long long patience_ms, int frames, bool final) const;
   Result<json> execute(const std::string& script, const json& args = json::array()) const;
+  // Whether the focused element (after a click on `id`) takes typed text: a text field or an
+  // editing host. nullopt when the scanner cannot tell (an older one, a call that failed).
+  std::optional<bool> focusTakesText(int id, const std::string& frame) const;
 
  private:
   Transport transport_;

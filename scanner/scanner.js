@@ -1306,8 +1306,14 @@
     if (clip !== INFINITE_BOX && !boxMeetsRect(clip, rect)) {
       return { visible: false, reason: 'clipped by an overflow:hidden ancestor', rect };
     }
+    // Off the page's top or left edge, where no scrolling reaches; inside a scroll container that
+    // can bring it into its box (a long list opened scrolled to its end: intl-tel-input's
+    // countries), the container's box is what must be on the page.
     const scroll = scrollOf(windowOf(el), c);
-    if (rect.left + rect.width + scroll.x <= 0 || rect.top + rect.height + scroll.y <= 0) {
+    const view = !fixed && clip !== INFINITE_BOX && facts.view !== INFINITE_BOX ? facts.view : null;
+    const edgeRight = view ? view.right : rect.left + rect.width;
+    const edgeBottom = view ? view.bottom : rect.top + rect.height;
+    if (edgeRight + scroll.x <= 0 || edgeBottom + scroll.y <= 0) {
       return { visible: false, reason: 'positioned off-screen', rect };
     }
     return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view,
@@ -1650,6 +1656,12 @@
     if (hostLabel) return hostLabel;
     const byRef = labelledByText(el, custom);
     if (byRef) return byRef;
+    // An editor (Quill's box, Trix's trix-editor, TinyMCE's frame body) is named as a field is:
+    // its labels, or those of the control it stands in for, over its aria-label (TinyMCE's "Rich
+    // Text Area"), which stays an alias; then the text before it; its placeholder last.
+    const editor = isEditorHost(el);
+    const editorLabel = editor ? controlLabelText(el) || replacedFieldLabel(el) : '';
+    if (editorLabel) return editorLabel;
     const aria = collapse(attr(el, 'aria-label'));
     const tag = tagOf(el);
     if (aria) {
@@ -1695,10 +1707,16 @@
           attr(el, 'data-placeholder') || attr(el, 'title')) || tooltipText(el) || describedByText(el) ||
           (tag === 'select' ? placeholderOption(el) : '');
     }
-    if (kind === 'generic' && isEditable(el)) {
-      const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
+    if (editor) {
+      const ph = nearbyText(el, true) || collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
           attr(el, 'placeholder') || attr(el, 'title'));
       if (ph) return ph;
+    }
+    // An ARIA slider's text is its value (noUiSlider's tooltip inside the handle: "50 km"): it is
+    // named as a field is, by its label or the text before it.
+    if (kind === 'slider') {
+      const label = controlLabelText(el) || nearbyText(el);
+      if (label) return label;
     }
     let content = contentText(el);
     // A <button> with nothing to read inside is named by its <label for> (Ant Design's Switch).
@@ -1797,11 +1815,13 @@
    * that wrapper holds no other field. Short texts only; a heading or another control in the way
    * ends the search.
    */
-  function nearbyText(el) {
+  // `editor`: for an editor's box, a toolbar before it is its own (Quill's, above the box), and a
+  // field not drawn (Quill's link tooltip input) is no other field.
+  function nearbyText(el, editor) {
     let node = el;
     // (Naive UI's field sits five boxes inside its form item, below the item's <label>.)
     for (let level = 0; level < 6; level++) {
-      const t = precedingLabel(node);
+      const t = precedingLabel(node, editor);
       if (t !== null) return t;
       const up = parentElement(node);
       if (!up || LABEL_CLIMB_STOP[tagOf(up)]) return '';
@@ -1811,14 +1831,14 @@
       } catch (e) {
         fields = null;
       }
-      if (!fields || fields.length > 1) return '';
+      if (!fields || (editor ? filter(fields, isRenderedBox) : fields).length > 1) return '';
       node = up;
     }
     return '';
   }
 
   /** Label text before `node` among its siblings: a string (maybe '' to stop), or null to climb. */
-  function precedingLabel(node) {
+  function precedingLabel(node, editor) {
     let elements = 0;
     for (let n = previousSibling(node); n && elements < 3; n = previousSibling(n)) {
       const nt = nodeType(n);
@@ -1828,6 +1848,7 @@
         continue;
       }
       if (nt !== ELEMENT_NODE) continue;
+      if (editor && (ariaRole(n) === 'toolbar' || reTest(/(^|[\s_-])toolbar([\s_-]|$)/i, attr(n, 'class')))) continue;
       elements++;
       const tag = tagOf(n);
       if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'br') continue;
@@ -1974,6 +1995,49 @@
     return tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'button';
   }
 
+  /**
+   * An editor's own box: an editing host (contenteditable, an editable frame body) or a
+   * role=textbox element that is no native field (Trix's trix-editor).
+   */
+  function isEditorHost(el) {
+    const tag = tagOf(el);
+    if (tag === 'input' || tag === 'textarea' || tag === 'select') return false;
+    if (ariaRole(el) === 'textbox') return true;
+    if (!isEditable(el)) return false;
+    const p = composedParent(el);
+    return !(p && isEditable(p));
+  }
+
+  /**
+   * The label of the form control an editor stands in for: the textarea (or input) a rich-text
+   * editor hides (display:none) and draws its own box after (TinyMCE, CKEditor, CodeMirror),
+   * right before the editor or before a box around it; an editable frame body looks from its
+   * frame. '' when none.
+   */
+  function replacedFieldLabel(el) {
+    let node = el;
+    if (tagOf(el) === 'body') {
+      try {
+        const win = docView(ownerDocument(el));
+        node = (win && win.frameElement) || null;
+      } catch (e) {
+        node = null;
+      }
+    }
+    for (let level = 0; node && level < 6; level++, node = parentElement(node)) {
+      const tag = tagOf(node);
+      if (tag === 'body' || tag === 'form' || tag === 'html') return '';
+      let prev = previousSibling(node);
+      while (prev && nodeType(prev) !== ELEMENT_NODE) prev = previousSibling(prev);
+      const ptag = prev ? tagOf(prev) : '';
+      if ((ptag === 'textarea' || ptag === 'input') && !isRenderedBox(prev)) {
+        const t = controlLabelText(prev);
+        if (t) return t;
+      }
+    }
+    return '';
+  }
+
   function isEditable(el) {
     try {
       return !!isContentEditable(el);
@@ -2015,7 +2079,10 @@
         return lc(attr(el, 'type')) !== 'hidden';
       case 'a':
         return hasAttribute(el, 'href') || isWidgetRole(el, ariaRole(el));
-      case 'label': case 'html': case 'body': case 'iframe': case 'frame':
+      case 'body':
+        // A frame's editable body is a field (TinyMCE's editor; a designMode document).
+        return !!INTERACTIVE_ROLES[ariaRole(el)] || (ownerDocument(el) !== TOP_DOC && isEditable(el));
+      case 'label': case 'html': case 'iframe': case 'frame':
         return !!INTERACTIVE_ROLES[ariaRole(el)];
       default:
         break;
@@ -2072,7 +2139,7 @@
 
   // Types beyond spec §4.1 (scanner/README.md, "Types"): what a person would call the thing.
   const ROLE_TYPES = { tab: 'tab', menuitem: 'menuitem', option: 'option', treeitem: 'item',
-    gridcell: 'item', row: 'row' };
+    gridcell: 'item', row: 'row', slider: 'slider' };
 
   /** Type per spec §4.1, and the widget types of ROLE_TYPES for explicit ARIA roles. */
   function typeOf(el, tag) {
@@ -2638,7 +2705,8 @@
       if (tag === 'iframe' || tag === 'frame') {
         const inner = safeContentDocument(a);
         const innerActive = inner && docActiveElement(inner);
-        if (innerActive && innerActive !== docBody(inner)) {
+        // (An editable body is a field: TinyMCE's editor is its frame's body.)
+        if (innerActive && (innerActive !== docBody(inner) || isEditable(innerActive))) {
           a = innerActive;
           continue;
         }
@@ -2666,13 +2734,16 @@
     if (tag === 'select') return str(selectValue(el));
     if (type === 'select') return customSelectValue(el);
     if (type === 'generic' && isEditable(el)) return collapse(safeInnerText(el));
+    // An ARIA slider's number (its shown text, a tooltip inside the handle, may say it otherwise).
+    if (type === 'slider') return str(attr(el, 'aria-valuenow'));
     if (type === 'input' || type === 'textarea') return collapse(safeInnerText(el));
     return null;
   }
 
   const RELEVANT_ATTRIBUTES = ['id', 'name', 'type', 'placeholder', 'href', 'aria-label', 'role',
     'autocomplete', 'title', 'alt', 'for', 'maxlength', 'minlength', 'pattern', 'min', 'max',
-    'inputmode', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'data-testid', 'target'];
+    'inputmode', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'data-testid', 'target',
+    'aria-valuemin', 'aria-valuemax'];
 
   /**
    * Every attribute of `el` as name -> value (a null-prototype object), read in one pass: a large
@@ -2777,6 +2848,7 @@
       }
     };
     if (item.alias) add(item.alias);
+    if (isEditorHost(el)) add(t['data-placeholder'] || t['aria-placeholder'] || t.placeholder);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
     // A radio or checkbox of a group answers to its group's legend ("How often?").
     if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el) || radioGroupHeading(el));
@@ -3946,12 +4018,38 @@
     if (tag === 'input' || tag === 'textarea') {
       const type = lc(attr(el, 'type'));
       if (tag === 'input' && type === 'file') return true;
+      // A checkbox or radio laid transparent over the small box that draws it (AG Grid's row
+      // selection box): a person clicks the drawing, and the input takes the click.
+      if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return drawsCheckBox(composedParent(el));
       if (tag === 'input' && NON_TEXT_INPUTS[type]) return false;
       // Only inside its own label: a transparent field without one is a honeypot or a focus trap.
       return !!wrappingLabelOf(el);
     }
     return (tag === 'button' || ariaRole(el) === 'button') &&
         !!(strTrim(attr(el, 'aria-label')) || strTrim(attr(el, 'aria-labelledby')));
+  }
+
+  function pseudoStyleOf(el, pseudo) {
+    try {
+      return getComputedStyle(windowOf(el), el, pseudo);
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /** A small box drawn with a border or a background (a checkbox's drawing), not a card. */
+  function drawsCheckBox(box) {
+    const st = box ? styleOf(box) : null;
+    if (!st) return false;
+    const r = getRect(box);
+    if (r.width < 8 || r.height < 8 || r.width > 40 || r.height > 40) return false;
+    const visibleColor = (c) => !!c && c !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, c);
+    return (parseFloatSafe(st.borderTopWidth) > 0 && visibleColor(st.borderTopColor)) ||
+        visibleColor(st.backgroundColor) || (st.backgroundImage && st.backgroundImage !== 'none') ||
+        !!find(['::before', '::after'], (p) => {
+          const ps = pseudoStyleOf(box, p);
+          return !!ps && ps.content !== 'none' && ps.content !== 'normal';
+        });
   }
 
   /**
@@ -4238,7 +4336,8 @@
     pageNumber: /^(page\s*)?\d+$/i,
     pagination: /pagin|pager|paging|page-numbers|page navigation|pages/i,
     calendar: /calendar|date|picker|month|week/i,
-    loginSubmit: /sign ?in|log ?in|login|continue|next|submit|enter|go/i,
+    // Whole words: "Forgot Password?" holds "go".
+    loginSubmit: /\b(?:sign ?in|log ?in|login|continue|next|submit|enter|go)\b/i,
     signupSubmit: /sign ?up|register|create (an )?account|join/i,
     remember: /remember|keep me|stay signed|stay logged|trust this/i,
     searchButton: /search|\bgo\b|find|submit|suche|buscar/i,
@@ -6577,10 +6676,23 @@
     const doc = ownerDocument(item.el);
     let keys = null;
     const focused = doc ? deepActiveElement(doc) : null;
-    if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys };
+    // Whether text typed now lands in a field at all (a click on a label without a control, on a
+    // slider's handle, focuses none).
+    const editable = !!focused && takesText(focused);
+    if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys, editable };
     const answer = askRegistryFor(doc, focused, 'kq', ['keys', 'nokeys']);
     if (answer) keys = answer === 'keys';
-    return { id: item.id, keys };
+    return { id: item.id, keys, editable };
+  }
+
+  /** True when keys typed into `el` (focused) enter text: a text field, or an editing host. */
+  function takesText(el) {
+    if (isEditable(el)) return true;
+    const tag = tagOf(el);
+    if (tag === 'textarea') return true;
+    if (tag === 'input') return !NON_TEXT_INPUTS[lc(attr(el, 'type'))];
+    const role = ariaRole(el);
+    return role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton';
   }
 
   function firstBySelectorOrId(cmd, name) {
@@ -6722,7 +6834,12 @@
       const m = ranked[i];
       const target = actionableFor(m.el);
       const r = register(target.el);
-      push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200) });
+      // The text's own box: `near` measures from it, not from the box acted through (a grid's
+      // focusable body holds every row).
+      const box = getRect(m.el);
+      const off = frameOffset(contextOf(m.el).chain);
+      const text_rect = { x: box.left + off.x, y: box.top + off.y, width: box.width, height: box.height };
+      push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200), text_rect });
     }
     return { count: ranked.length, matches: out };
   }
@@ -6759,6 +6876,9 @@
         const tag = tagOf(n);
         if (tag === 'script' || tag === 'style' || tag === 'noscript' || tag === 'head') return;
         if (matchesEl(n)) {
+          // A box matching through a child of its own that showed no text of its own here (an
+          // option scrolled out of its list, found hidden) is not this text's match.
+          if (n !== el && childMatches(n)) return;
           if (!setHas(hitSet, n)) {
             setAdd(hitSet, n);
             push(hits, n);
@@ -6766,6 +6886,12 @@
           return;
         }
       }
+    };
+    const childMatches = (n) => {
+      for (let c = firstElementChild(n), k = 0; c && k < 500; c = nextElementSibling(c), k++) {
+        if (matchesEl(c)) return true;
+      }
+      return false;
     };
     each(roots, (root) => {
       const doc = nodeType(root) === DOCUMENT_NODE ? root : ownerDocument(root);

@@ -105,7 +105,7 @@ std::vector<std::string> newErrors(const PageScan& before, const PageScan& now) 
 
 bool isField(const Element& e) {
   return e.type == "input" || e.type == "select" || e.type == "textarea" || e.type == "checkbox" ||
-         e.type == "radio" || (e.type == "generic" && e.tag != "a" && e.value.has_value());
+         e.type == "radio" || e.type == "slider" || (e.type == "generic" && e.tag != "a" && e.value.has_value());
 }
 
 Status waitForPattern(IntentRun& run, const std::function<bool(const PageScan&)>& found, long long ms,

@@ -220,7 +220,7 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       }
       ++checked;
       std::string want = valueText(a.value);
-      if (normalizeText(*now->value).find(normalizeText(want)) == std::string::npos) {
+      if (!showsTyped(*now->value, want)) {
         differ.push_back(quote(a.key) + ": the field holds " + quote(*now->value));
       }
     }

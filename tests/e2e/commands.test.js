@@ -254,7 +254,10 @@ describe('actions', () => {
     await ok('check', { target: 'Pro' });
     const radio = await fails('uncheck', { target: 'Pro' });
     assert.match(radio, /a radio button cannot be unchecked/);
-    for (const r of [typed, files, radio]) assert.doesNotMatch(r, /waited/);
+    // Text is no field: the keys typed there would go nowhere, and "ok" would say otherwise.
+    const heading = await fails('type', { target: 'Create your account', text: 'x' });
+    assert.match(heading, /is no text field/);
+    for (const r of [typed, files, radio, heading]) assert.doesNotMatch(r, /waited/);
     assert.match(await ok('observe'), /radio "Pro" \{checked\b/);
   });
 

@@ -1,6 +1,7 @@
 // Target resolution (intent-engine.md §5.2) on scans, without a browser.
 #include <doctest/doctest.h>
 
+#include "engine/page.h"
 #include "engine/resolver.h"
 #include "tests/unit/scan_builder.h"
 
@@ -192,4 +193,62 @@ TEST_CASE("a text no listed element shows falls back to any text on the page") {
   asked.clear();
   CHECK(resolveTarget(*parseTarget("Save"), p, hooks, false)->element->id == 1);
   CHECK(asked.empty());
+}
+
+TEST_CASE("a row chosen for some of its words is pressed at those words") {
+  // A grid's header row is one listed row: "Total" is pressed where it shows, not at the row's middle.
+  PageScan p = scanOf("http://x.test/", "T", {{"row", "generic", "Order Customer Status Total", "#head"}});
+  ResolverHooks hooks;
+  std::string asked;
+  hooks.find_text = [&](const std::string& text, const std::string& match) -> Result<std::vector<FoundText>> {
+    asked = text + "/" + match;
+    FoundText f;
+    f.element = p.elements[0];
+    f.via = "ancestor";
+    f.matched = "Total";
+    f.text_rect = Rect{90, 20, 10, 18};
+    return std::vector<FoundText>{f};
+  };
+  auto r = resolveTarget(*parseTarget("Total"), p, hooks, false);
+  REQUIRE(r.ok());
+  CHECK(asked == "Total/exact");
+  CHECK(r->element->id == 1);
+  REQUIRE(r->element->aim.has_value());
+  CHECK(r->element->aim->x == 90);
+  CHECK(r->note == "the words \"Total\" in it");
+  // The row's whole text needs no aim; neither does a button.
+  asked.clear();
+  CHECK_FALSE(resolveTarget(*parseTarget("\"Order Customer Status Total\""), p, hooks, false)->element->aim);
+  CHECK(asked.empty());
+}
+
+TEST_CASE("near measures from the anchor text's own box, not from the box it acts through") {
+  // Tabulator: every name sits in the table's one focusable body; the "Delete" beside the named
+  // row is the nearest to the name itself.
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"button", "generic", "Delete", "#d1"}, {"button", "generic", "Delete", "#d2"},
+                       {"button", "generic", "Delete", "#d3"}});
+  ResolverHooks hooks;
+  hooks.find_text = [&](const std::string&, const std::string&) -> Result<std::vector<FoundText>> {
+    FoundText f;
+    f.element.id = 9;
+    f.element.type = "generic";
+    f.element.rect = Rect{0, 0, 400, 200};  // the table's body: holds every row
+    f.via = "ancestor";
+    f.matched = "Tim";
+    f.text_rect = Rect{10, 20, 40, 18};  // the first row (the buttons' rows are y = 20, 40, 60)
+    return std::vector<FoundText>{f};
+  };
+  auto r = resolveTarget(*parseTarget("Delete near \"Tim\""), p, hooks, false);
+  REQUIRE(r.ok());
+  CHECK(r->element->id == 1);  // from the body's middle, the third would be nearest
+}
+
+TEST_CASE("a field shows what was typed: the text, or its letters and digits in order") {
+  CHECK(showsTyped("Ada Lovelace", "Ada Lovelace"));
+  CHECK(showsTyped("(415) 555-2671", "4155552671"));  // an input mask's literals
+  CHECK(showsTyped("1,000.50", "1000.50"));           // a number's separators
+  CHECK(showsTyped("4242 4242 4242 4242", "4242424242424242"));
+  CHECK_FALSE(showsTyped("(415) 555-2677", "4155552671"));  // a digit lost
+  CHECK_FALSE(showsTyped("abc", "abcdef"));                  // a maxlength cut it
 }
