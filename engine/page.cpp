@@ -230,8 +230,10 @@ void Page::scanFrames(PageScan& page, const ScanRequest& request) {
 }
 
 Status Page::settle() {
+  // A settle cut short by its cap saw no quiet end: the next one is not skipped.
+  const auto t0 = Clock::now();
   Status s = settleOnce();
-  settled_ = true;
+  settled_ = Clock::now() - t0 < env_.settle_max;
   return s;
 }
 
@@ -794,17 +796,27 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
       if (!hit && hit.status().code() == codes::kElementNotInteractable) return hit.status();
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
-    if (clear && el.value && !el.value->empty()) LSCOPE_RETURN_IF_ERROR(clearForTyping(**b, el));
-    // No value to read back (text, a label, a slider's handle, an editor): the click must have
-    // put the focus in something that takes text, or the keys would go nowhere and "ok" lie.
+    // Emptied as it is now: the click may have filled it (a date range's end takes the start's
+    // date when the start field loses the focus).
+    if (clear && el.value && !el.value->empty()) {
+      LSCOPE_RETURN_IF_ERROR(clearForTyping(**b, el));
+    } else if (clear && el.value && (el.tag == "input" || el.tag == "textarea")) {
+      LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));  // nothing to do when still empty
+    }
+    // No value to read back (text, a label, a slider's handle): the click must have put the focus
+    // in something that takes text, or the keys would go nowhere and "ok" lie. A box that mounts
+    // its editor on the click focuses it a moment later: asked once more after a quiet spell.
     if (!el.value && scanner_.focusTakesText(el.scanner_id, el.frame) == false) {
-      return Status(codes::kElementNotInteractable,
-                    describe(el) + " is no text field: the click on it focused nothing that takes text",
-                    "type into a field: observe to find it");
+      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      if (scanner_.focusTakesText(el.scanner_id, el.frame) == false) {
+        return Status(codes::kElementNotInteractable,
+                      describe(el) + " is no text field: the click on it focused nothing that takes text",
+                      el.type == "select" ? "choose with select" : "type into a field: observe to find it");
+      }
     }
   }
   // Quietly focused, nothing listens to keys or input either (the scanner asked).
-  if (point->focused || (in_one_step && !scanner_.keyListeners(el.scanner_id, el.frame))) {
+  if (point->focused || (in_one_step && !scanner_.keysTarget(el.scanner_id, el.frame).listened)) {
     LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
     // Text in one step can neither submit nor navigate: if the page heard none of it (settle
     // asks the registry), it ran no code and there is nothing to wait for.
@@ -819,16 +831,17 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
 namespace {
 // Letters and digits only: a mask's literals ("(415) 555-2671") and a number's separators are
 // not what a person typed.
-std::string alnumOnly(const std::string& s) {
+// `keep`: characters kept besides them (a decimal point the typed number had).
+std::string alnumOnly(const std::string& s, const std::string& keep = "") {
   std::string out;
   for (unsigned char c : s) {
-    if (std::isalnum(c) || c >= 0x80) out += static_cast<char>(std::tolower(c));
+    if (std::isalnum(c) || c >= 0x80 || keep.find(static_cast<char>(c)) != std::string::npos) {
+      out += static_cast<char>(std::tolower(c));
+    }
   }
   return out;
 }
-}  // namespace
 
-namespace {
 // 25, 2.5, -10: a number as a person writes it.
 std::string formatNumber(double v) {
   char buf[32];
@@ -838,23 +851,28 @@ std::string formatNumber(double v) {
 }  // namespace
 
 bool showsTyped(const std::string& shown, const std::string& typed) {
-  return normalizeText(shown).find(normalizeText(typed)) != std::string::npos ||
-         alnumOnly(shown).find(alnumOnly(typed)) != std::string::npos;
+  if (normalizeText(shown).find(normalizeText(typed)) != std::string::npos) return true;
+  // A decimal point typed stays one: "10.00" shown as "1,000" is not what was typed.
+  const std::string keep = typed.find('.') != std::string::npos ? "." : "";
+  return alnumOnly(shown, keep).find(alnumOnly(typed, keep)) != std::string::npos;
 }
 
 Status Page::clearForTyping(Backend& b, const Element& el) {
   // An input mask keeps a buffer of its own (Inputmask): a value emptied in one step reads to it
   // as one Backspace, and the keys typed next land among what it kept.
-  if (scanner_.keyListeners(el.scanner_id, el.frame)) {
+  // (Keys only into a field that has the focus: elsewhere Backspace is a page's shortcut.)
+  if (auto keys = scanner_.keysTarget(el.scanner_id, el.frame); keys.listened && keys.takes_text != false) {
     LSCOPE_RETURN_IF_ERROR(b.pressKey("a", kModControl, deadline));
     LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
     if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
       auto n = scanner_.valueLength(el.scanner_id, el.frame);
       if (n && *n == 0) return Status::ok();
     } else {
-      // Empty, or only the mask's drawing ("(___) ___-____").
+      // Empty, or the mask's drawing only ("(___) ___-____", "dd/mm/yyyy"): the old text is gone.
       auto v = scanner_.getValue(el.scanner_id, el.frame);
-      if (v && v->is_string() && alnumOnly(v->get<std::string>()).empty()) return Status::ok();
+      if (v && v->is_string() && (alnumOnly(v->get<std::string>()).empty() || !showsTyped(v->get<std::string>(), *el.value))) {
+        return Status::ok();
+      }
     }
   }
   return scanner_.clear(el.scanner_id, el.frame);
@@ -903,11 +921,12 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
     }
   }
   // Kept, but not as typed (a maxlength, a mask that dropped what did not fit): said, not hidden.
-  if (!shown.empty()) return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
+  if (!shown.empty() && !isSecret(text)) return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
   return std::string();
 }
 
 Result<std::string> Page::select(const Element& el, const json& option) {
+  startAction();
   if (el.type == "slider") return setSlider(el, option.is_string() ? option.get<std::string>() : option.dump());
   bool native = el.tag == "select";
   if (!native || !el.visible) {
@@ -1171,7 +1190,8 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
     std::vector<const Element*> boxes;
     if (state_.last) {
       for (const auto& e : state_.last->elements) {
-        if ((e.type == "checkbox" || e.type == "radio") && e.id != el.id && e.frame == el.frame && e.rect.within(el.rect, 1)) {
+        if ((e.type == "checkbox" || e.type == "radio") && e.visible && e.id != el.id && e.frame == el.frame &&
+            e.rect.within(el.rect, 1)) {
           boxes.push_back(&e);
         }
       }
@@ -1222,7 +1242,7 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
     std::string digits;
     for (char c : t) {
       if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c == '-' && digits.empty())) digits += c;
-      else if (!digits.empty() && c != ',' && c != ' ') break;  // "1,000 km": the number ends at the unit
+      else if (!digits.empty() && c != ',') break;  // "1,000 km": the number ends at the unit
     }
     if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
     try {
@@ -1253,37 +1273,50 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
     for (int i = 0; i < times; ++i) LSCOPE_RETURN_IF_ERROR((*b)->pressKey(key, 0, deadline));
     return Status::ok();
   };
-  // One arrow key shows the step; Page keys cover long ways (at most a few rounds: a slider that
-  // stops short, at its end or held back by another handle, is said so).
+  // One arrow key shows the step, and which way it goes (a right-to-left slider turns the arrows
+  // round); Page keys cover long ways while they go further than an arrow. A slider that stops
+  // short (at its end, held by another handle) is said so below.
+  auto settled = [&]() {
+    auto r = now();
+    if (r && v && std::abs(*r - *v) < 1e-9) {  // a component that draws its value a frame later
+      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      r = now();
+    }
+    return r;
+  };
   double step = 0;
-  for (int round = 0; round < 6 && std::abs(*want - *v) > 1e-9; ++round) {
-    const bool up = *want > *v;
-    double gap = std::abs(*want - *v);
-    if (step > 0 && gap / step > 20) {
-      auto before = *v;
-      LSCOPE_RETURN_IF_ERROR(press(up ? "PageUp" : "PageDown", 1));
-      auto after = now();
-      if (!after) break;
-      double page = std::abs(*after - before);
-      v = after;
-      if (page > step && std::abs(*want - *v) > page) {
-        int n = static_cast<int>(std::abs(*want - *v) / page);
-        LSCOPE_RETURN_IF_ERROR(press(up ? "PageUp" : "PageDown", std::min(n, 200)));
-        v = now();
-        if (!v) break;
+  bool pages = true;
+  bool flipped = false;
+  for (int round = 0; round < 8 && v && std::abs(*want - *v) > 1e-9; ++round) {
+    const bool more = *want > *v;
+    const double gap = std::abs(*want - *v);
+    const double before = *v;
+    if (pages && step > 0 && gap / step > 20) {
+      LSCOPE_RETURN_IF_ERROR(press(more ? "PageUp" : "PageDown", 1));
+      v = settled();
+      if (!v) break;
+      const double moved = *v - before;
+      if (std::abs(moved) <= step || (moved > 0) != more) {
+        pages = false;  // no further than an arrow, or the wrong way: arrows from here
+        continue;
+      }
+      const int n = static_cast<int>(std::abs(*want - *v) / std::abs(moved));
+      if (n > 0) {
+        LSCOPE_RETURN_IF_ERROR(press(more ? "PageUp" : "PageDown", std::min(n, 200)));
+        v = settled();
       }
       continue;
     }
-    int n = step > 0 ? std::max(1, static_cast<int>(std::lround(gap / step))) : 1;
-    auto before = *v;
-    LSCOPE_RETURN_IF_ERROR(press(up ? "ArrowRight" : "ArrowLeft", std::min(n, 400)));
-    v = now();
+    const int n = step > 0 ? std::max(1, static_cast<int>(std::lround(gap / step))) : 1;
+    LSCOPE_RETURN_IF_ERROR(press((more != flipped) ? "ArrowRight" : "ArrowLeft", std::min(n, 400)));
+    v = settled();
     if (!v) break;
+    const double moved = *v - before;
+    if (std::abs(moved) < 1e-9) break;  // the keys move it not, or it is at its end
     if (step == 0) {
-      step = std::abs(*v - before);
-      if (step == 0) break;  // the keys move it not
+      step = std::abs(moved);
+      if ((moved > 0) != more) flipped = !flipped;
     }
-    if (std::abs(*v - before) < 1e-9) break;  // at its end, or held by another handle
   }
   if (!v || (step > 0 ? std::abs(*want - *v) > step / 2 : std::abs(*want - *v) > 1e-9)) {
     std::string at = v ? " stays at " + formatNumber(*v) : " did not say where it is";
@@ -1348,13 +1381,16 @@ Result<json> Page::scroll(const json& params, const Element* el) {
 
 Status Page::upload(const Element& el, const std::vector<std::string>& paths) {
   startAction();
-  if (el.attributes.value("type", "") != "file") {
-    return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input",
-                  "upload into an input of type file");
-  }
   auto b = backend();
   if (!b) return b.status();
-  return (*b)->setFiles(el.scanner_id, el.frame, paths, deadline);
+  if (el.attributes.value("type", "") == "file") return (*b)->setFiles(el.scanner_id, el.frame, paths, deadline);
+  // A drop area, a label, a button: the file input its click would open (Dropzone's hidden one).
+  const int input = scanner_.fileInputFor(el.scanner_id, el.frame);
+  if (input == 0) {
+    return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is not a file input, and opens none",
+                  "upload into an input of type file, or the area that opens one");
+  }
+  return (*b)->setFiles(input, el.frame, paths, deadline);
 }
 
 // --- auto-wait -------------------------------------------------------------------------------
@@ -1414,7 +1450,7 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     spdlog::debug("perform: {} on {}: {}", last.code(), describe(el), last.message());
     // Covered by another match of the same target (a list opened over a table whose cell reads the
     // same: Tabulator's editor over its column): the one on top is the one a person sees and means.
-    if (const Element* top = coveringMatch(last, where->res, el); top && !o.force) {
+    if (const Element* top = coveringMatch(last, target, where->res, el); top && !o.force) {
       const Element chosen = *top;
       auto again = act(chosen);
       if (again) {
@@ -1470,8 +1506,13 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
   return last;
 }
 
-const Element* Page::coveringMatch(const Status& failed, const Resolution& res, const Element& el) const {
-  if (failed.code() != codes::kElementNotInteractable || !el.frame.empty()) return nullptr;
+const Element* Page::coveringMatch(const Status& failed, const TargetSpec& target, const Resolution& res,
+                                   const Element& el) const {
+  // Only for a target named by its words alone: a relation, an ordinal or an id chose this one.
+  if (failed.code() != codes::kElementNotInteractable || !el.frame.empty() || target.anchor || target.nth != 0 ||
+      target.kind == TargetSpec::Kind::kId) {
+    return nullptr;
+  }
   // "... is covered by <what> at (x, y); dismiss ...": the point the cover took.
   const std::string& m = failed.message();
   if (m.find(" is covered by ") == std::string::npos) return nullptr;
@@ -1481,7 +1522,8 @@ const Element* Page::coveringMatch(const Status& failed, const Resolution& res, 
   double x = 0, y = 0;
   if (std::sscanf(m.c_str() + at, " at (%lf, %lf)", &x, &y) != 2) return nullptr;
   for (const Element* c : res.candidates) {
-    if (c->id == el.id || !c->frame.empty() || !c->visible) continue;
+    // A box around the target (its row) holds the point too, and is no cover.
+    if (c->id == el.id || !c->frame.empty() || !c->visible || el.rect.within(c->rect, 1)) continue;
     const Rect& r = c->rect;
     if (x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) return c;
   }

@@ -201,7 +201,8 @@ class Page {
   std::optional<std::string> closeOpenList(const std::string& cover, int& tries, Deadline until);
   // perform(): the other match of the target that covers `el` where it was to be pressed (the
   // failure's "covered by ... at (x, y)"), or null.
-  const Element* coveringMatch(const Status& failed, const Resolution& res, const Element& el) const;
+  const Element* coveringMatch(const Status& failed, const TargetSpec& target, const Resolution& res,
+                               const Element& el) const;
 
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;

@@ -135,7 +135,10 @@ int textQuality(const Element& e, const TargetSpec& t) {
 // the words' box in the row.
 void aimAtWords(Resolution& r, const TargetSpec& t, const ResolverHooks& hooks) {
   const Element* e = r.element;
-  if (!e || r.extra || !hooks.find_text || (e->type != "row" && e->type != "item")) return;
+  // A row or a grid's item; or any box whose text is far longer than the words (a calendar whose
+  // one listener hears all its days: vanillajs-datepicker's month, one listed box).
+  const bool holds_many = e && e->text.size() >= 20 && e->text.size() >= 3 * t.value.size();
+  if (!e || r.extra || !hooks.find_text || (e->type != "row" && e->type != "item" && !holds_many)) return;
   if (t.kind != TargetSpec::Kind::kText && t.kind != TargetSpec::Kind::kWord) return;
   if (t.match == TextMatch::kRegex || textQualityOne(*e, t.value, t.match) >= 3) return;
   auto found = hooks.find_text(t.value, "exact");
@@ -302,7 +305,8 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     for (const auto& s : matchText(anchor, scan)) anchors.push_back(s.e->rect);
     auto found = hooks.find_text(anchor.value, anchor.match == TextMatch::kExact ? "exact" : "contains");
     if (!found) return found.status();
-    for (const auto& f : *found) anchors.push_back(f.text_rect);
+    // `near` measures from the words themselves; `inside` asks for the box they are part of.
+    for (const auto& f : *found) anchors.push_back(t.relation == "near" ? f.text_rect : f.element.rect);
     if (!anchors.empty()) {
       auto boxDistance = [](const Rect& a, const Rect& b) { return std::hypot(a.gapX(b), a.gapY(b)); };
       auto within = [](const Rect& r, const Rect& o) { return r.within(o, 1); };

@@ -68,14 +68,16 @@ std::string urlEncode(const std::string& s, bool form_plus) {
   return out;
 }
 
-// `whole`: only where `from` is not part of a longer run of letters and digits.
+// `whole`: only where `from` is not part of a longer number or word (a digit beside its digits,
+// a letter beside its letters).
 void replaceAll(std::string& text, const std::string& from, const std::string& to, bool whole = false) {
   if (from.empty()) return;
-  auto word = [](unsigned char c) { return std::isalnum(c) != 0; };
+  auto kind = [](unsigned char c) { return std::isdigit(c) ? 1 : std::isalpha(c) ? 2 : 0; };
+  auto glued = [&](unsigned char a, unsigned char b) { return kind(a) != 0 && kind(a) == kind(b); };
   size_t pos = 0;
   while ((pos = text.find(from, pos)) != std::string::npos) {
-    const bool inside = whole && ((pos > 0 && word(text[pos - 1]) && word(from.front())) ||
-                                  (pos + from.size() < text.size() && word(text[pos + from.size()]) && word(from.back())));
+    const bool inside = whole && ((pos > 0 && glued(text[pos - 1], from.front())) ||
+                                  (pos + from.size() < text.size() && glued(text[pos + from.size()], from.back())));
     if (inside) {
       ++pos;
       continue;

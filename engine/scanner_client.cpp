@@ -139,15 +139,19 @@ Result<long long> ScannerClient::valueLength(int id, const std::string& frame) c
   return v.is_string() ? utf16Length(v.get<std::string>()) : 0LL;
 }
 
-std::optional<bool> ScannerClient::focusTakesText(int id, const std::string& frame) const {
+ScannerClient::KeysTarget ScannerClient::keysTarget(int id, const std::string& frame) const {
+  KeysTarget out;
   auto r = call({{"cmd", "key_listeners"}, {"id", id}}, frame);
-  if (!r || !r->contains("editable") || !(*r)["editable"].is_boolean()) return std::nullopt;
-  return (*r)["editable"].get<bool>();
+  if (!r) return out;
+  if (r->contains("keys") && (*r)["keys"].is_boolean()) out.listened = (*r)["keys"].get<bool>();
+  if (r->contains("editable") && (*r)["editable"].is_boolean()) out.takes_text = (*r)["editable"].get<bool>();
+  return out;
 }
 
-bool ScannerClient::keyListeners(int id, const std::string& frame) const {
-  auto r = call({{"cmd", "key_listeners"}, {"id", id}}, frame);
-  return !r || !r->contains("keys") || !(*r)["keys"].is_boolean() || (*r)["keys"].get<bool>();
+int ScannerClient::fileInputFor(int id, const std::string& frame) const {
+  auto r = call({{"cmd", "file_input_for"}, {"id", id}}, frame);
+  if (!r || !r->contains("id") || !(*r)["id"].is_number_integer()) return 0;
+  return (*r)["id"].get<int>();
 }
 
 long long utf16Length(const std::string& utf8) {

@@ -91,9 +91,6 @@ class ScannerClient {
   Result<json> getValue(int id, const std::string& frame) const;
   // Characters in the field's value (utf16Length), masked ones included.
   Result<long long> valueLength(int id, const std::string& frame) const;
-  // Whether anything on the field's path listens to keys or input (the listener registry's
-  // answer; scanner/README.md "key_listeners"). True where unknown.
-  bool keyListeners(int id, const std::string& frame) const;
   Result<std::string> textOf(const std::string& selector) const;     // get_text (§3.12)
   Result<std::string> textOfElement(int id, const std::string& frame) const;
   Result<json> exists(const std::string& selector) const;            // exists (§3.13): {exists, visible, count}
@@ -151,9 +148,17 @@ class ScannerClient {
   };
   Upgrades waitUpgrades(long long timeout_ms, long long patience_ms, int frames, bool final) const;
   Result<json> execute(const std::string& script, const json& args = json::array()) const;
-  // Whether the focused element (after a click on `id`) takes typed text: a text field or an
-  // editing host. nullopt when the scanner cannot tell (an older one, a call that failed).
-  std::optional<bool> focusTakesText(int id, const std::string& frame) const;
+  // Where keys typed now go (key_listeners): whether anything there listens to them (unknown:
+  // true), and whether the focused element takes text, a text field or an editing host (nullopt
+  // when the scanner cannot tell: an older one, a frame it cannot see into, a failed call).
+  struct KeysTarget {
+    bool listened = true;
+    std::optional<bool> takes_text;
+  };
+  KeysTarget keysTarget(int id, const std::string& frame) const;
+  std::optional<bool> focusTakesText(int id, const std::string& frame) const { return keysTarget(id, frame).takes_text; }
+  // The scanner id of the file input `id` stands for (a drop area's, a label's), 0 when none.
+  int fileInputFor(int id, const std::string& frame) const;
 
  private:
   Transport transport_;

@@ -1310,14 +1310,25 @@
     // can bring it into its box (a long list opened scrolled to its end: intl-tel-input's
     // countries), the container's box is what must be on the page.
     const scroll = scrollOf(windowOf(el), c);
+    const offPage = (right, bottom) => right + scroll.x <= 0 || bottom + scroll.y <= 0;
     const view = !fixed && clip !== INFINITE_BOX && facts.view !== INFINITE_BOX ? facts.view : null;
-    const edgeRight = view ? view.right : rect.left + rect.width;
-    const edgeBottom = view ? view.bottom : rect.top + rect.height;
-    if (edgeRight + scroll.x <= 0 || edgeBottom + scroll.y <= 0) {
+    if (offPage(rect.left + rect.width, rect.top + rect.height) &&
+        (!view || offPage(view.right, view.bottom) || !inScrollBox(el))) {
       return { visible: false, reason: 'positioned off-screen', rect };
     }
     return { visible: true, reason: '', rect, view: fixed ? INFINITE_BOX : facts.view,
       fixedRoot: fixed ? el : facts.fixed };
+  }
+
+  /** Inside a box that scrolls (overflow auto or scroll), below its document's root. */
+  function inScrollBox(el) {
+    for (let n = composedParent(el), depth = 0; n && depth < 40; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') return false;
+      const st = styleOf(n);
+      if (st && isScrollable(st)) return true;
+    }
+    return false;
   }
 
   /** Why checkVisibility() said hidden, for messages (slow: only for elements that are hidden). */
@@ -1708,9 +1719,12 @@
           (tag === 'select' ? placeholderOption(el) : '');
     }
     if (editor) {
-      const ph = nearbyText(el, true) || collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') ||
-          attr(el, 'placeholder') || attr(el, 'title'));
-      if (ph) return ph;
+      // The text before it names a box made for writing in (empty, or saying what to write, or
+      // a textbox); a block of text that is editable (a note, a table cell) is named by itself.
+      const ph = collapse(attr(el, 'aria-placeholder') || attr(el, 'data-placeholder') || attr(el, 'placeholder'));
+      const box = ph || !collapse(safeInnerText(el)) || ariaRole(el) === 'textbox';
+      const named = (box ? nearbyText(el, true) : '') || ph || collapse(attr(el, 'title'));
+      if (named) return named;
     }
     // An ARIA slider's text is its value (noUiSlider's tooltip inside the handle: "50 km"): it is
     // named as a field is, by its label or the text before it.
@@ -1767,7 +1781,8 @@
   const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
 
   function actionClassWords(el) {
-    const tokens = strSplit(collapse(attr(el, 'class')), ' ');
+    // (And what a data-action says: Air Datepicker's month arrows are div[data-action=next].)
+    const tokens = strSplit(collapse(attr(el, 'class') + ' ' + attr(el, 'data-action')), ' ');
     for (let i = 0; i < tokens.length; i++) {
       const parts = strSplit(lc(tokens[i]), /[-_]+/);
       for (let j = 0; j < parts.length; j++) {
@@ -1852,7 +1867,7 @@
       elements++;
       const tag = tagOf(n);
       if (tag === 'script' || tag === 'style' || tag === 'template' || tag === 'br') continue;
-      if (HEADING_TAGS[tag] || isFormControl(n) || (tag === 'a' && hasAttribute(n, 'href')) ||
+      if (HEADING_TAGS[tag] || isFormControl(n) || isEditable(n) || (tag === 'a' && hasAttribute(n, 'href')) ||
           looksLikeHeading(n)) {
         return '';
       }
@@ -2430,7 +2445,10 @@
       const signals = name + ' ' + attr(el, 'placeholder') + ' ' + attr(el, 'name') + ' ' + elId(el);
       if (reTest(RE.email, signals)) return 'email';
       if (reTest(RE.username, signals)) return 'username';
-      if (reTest(RE.search, signals) || attr(el, 'name') === 'q' || inSearchLandmark(el)) {
+      // Only free text searches: a date or a number in a search form stays what it is (a trip
+      // search's "Departure" date).
+      const freeText = tag !== 'input' || !t || t === 'text' || t === 'search';
+      if (freeText && (reTest(RE.search, signals) || attr(el, 'name') === 'q' || inSearchLandmark(el))) {
         return 'search';
       }
       if (reTest(RE.tel, signals)) return 'tel';
@@ -6678,11 +6696,53 @@
     const focused = doc ? deepActiveElement(doc) : null;
     // Whether text typed now lands in a field at all (a click on a label without a control, on a
     // slider's handle, focuses none).
-    const editable = !!focused && takesText(focused);
+    // (Unknown, null, where the focus went into a frame the scanner cannot see into: a card
+    // field's cross-origin frame.)
+    const frameFocus = !!focused && (tagOf(focused) === 'iframe' || tagOf(focused) === 'frame');
+    const editable = frameFocus ? null : !!focused && takesText(focused);
     if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys, editable };
     const answer = askRegistryFor(doc, focused, 'kq', ['keys', 'nokeys']);
     if (answer) keys = answer === 'keys';
     return { id: item.id, keys, editable };
+  }
+
+  /**
+   * file_input_for: the file input a target stands for, as a person's click on it would open its
+   * chooser: the target itself; one inside it (FilePond, react-dropzone); the control of a label;
+   * one its aria-controls names; the one file input of its field's box; else the one file input
+   * of its document, hidden anywhere (Dropzone adds it to <body>, opened by the area's click).
+   * Registered in the map, hidden or not (setting files needs no visible input). {id: 0}: none.
+   */
+  function cmdFileInputFor(cmd) {
+    const item = requireId(cmd, 'file_input_for');
+    const isFile = (n) => !!n && tagOf(n) === 'input' && lc(attr(n, 'type')) === 'file';
+    const el = item.el;
+    const only = (root) => {
+      let list = [];
+      try {
+        list = queryAll(root, 'input[type=file]');
+      } catch (e) {
+        list = [];
+      }
+      return list.length === 1 ? list[0] : null;
+    };
+    // Another field (a text field, a select) opens no chooser.
+    const tag = tagOf(el);
+    if (!isFile(el) && (tag === 'input' || tag === 'select' || tag === 'textarea')) return { id: 0 };
+    let found = isFile(el) ? el : null;
+    if (!found && tag === 'label') found = isFile(labelControl(el)) ? labelControl(el) : null;
+    if (!found) found = only(el);
+    if (!found && attr(el, 'aria-controls')) {
+      const c = byIdInRoot(el, strTrim(attr(el, 'aria-controls')));
+      found = isFile(c) ? c : null;
+    }
+    for (let up = parentElement(el), depth = 0; !found && up && depth < 4; up = parentElement(up), depth++) {
+      if (tagOf(up) === 'body' || tagOf(up) === 'form') break;
+      found = only(up);
+    }
+    if (!found) found = only(ownerDocument(el));
+    if (!found) return { id: 0 };
+    return { id: register(found).item.id };
   }
 
   /** True when keys typed into `el` (focused) enter text: a text field, or an editing host. */
@@ -6836,9 +6896,7 @@
       const r = register(target.el);
       // The text's own box: `near` measures from it, not from the box acted through (a grid's
       // focusable body holds every row).
-      const box = getRect(m.el);
-      const off = frameOffset(contextOf(m.el).chain);
-      const text_rect = { x: box.left + off.x, y: box.top + off.y, width: box.width, height: box.height };
+      const text_rect = topRect(m.el, frameChainOf(m.el));
       push(out, { element: elementJson(r.item, true, true, active), via: target.via, matched: truncate(m.text, 200), text_rect });
     }
     return { count: ranked.length, matches: out };
@@ -7605,7 +7663,7 @@
         'scan.stable_keys', 'click', 'click.button', 'click.click_count', 'click.modifiers',
         'click.offset', 'click.force', 'click.scroll_into_view', 'point', 'point.guard', 'point.watch', 'point.focus_quiet', 'watched', 'guard_result', 'type', 'type.delay',
         'type.contenteditable', 'clear', 'check', 'uncheck', 'select', 'select.multiple',
-        'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'key_listeners', 'get_text', 'exists',
+        'scroll', 'scroll.smooth', 'focus', 'hover', 'submit', 'get_value', 'key_listeners', 'file_input_for', 'get_text', 'exists',
         'wait_for', 'wait_for.text', 'wait_for.xpath', 'wait_change', 'wait_animations', 'wait_upgrades', 'wait_timers', 'execute', 'version', 'selector.pierce', 'query', 'query.xpath',
         'scan.messages', 'scan.document', 'scan.detail_max', 'scan.aliases', 'scan.listeners',
         'scan.clickables', 'get_selector', 'query.pierce', 'query.register', 'find_text', 'extract',
@@ -8258,6 +8316,7 @@
   COMMANDS.submit = cmdSubmit;
   COMMANDS.get_value = cmdGetValue;
   COMMANDS.key_listeners = cmdKeyListeners;
+  COMMANDS.file_input_for = cmdFileInputFor;
   COMMANDS.get_text = cmdGetText;
   COMMANDS.exists = cmdExists;
   COMMANDS.query = (cmd) => withScanMemo(() => cmdQuery(cmd));

@@ -103,6 +103,9 @@ TEST_CASE("a short secret is masked where it stands alone, not inside a longer n
   CHECK(scrubText("CVC = \"123\"", {"123"}) == "CVC = \"" + mask + "\"");
   CHECK(scrubText("Phone = \"2015550123\"", {"123"}) == "Phone = \"2015550123\"");
   CHECK(scrubText("pin:123;", {"123"}) == "pin:" + mask + ";");
+  // Beside letters it is still masked; inside a word of its own kind it is not.
+  CHECK(scrubText("cvc123", {"123"}) == "cvc" + mask);
+  CHECK(scrubText("PIN ab12x", {"ab1"}) == "PIN ab12x");
   // Longer secrets are masked anywhere (a password inside a URL or a sentence).
   CHECK(scrubText("x=hunter22y", {"hunter22"}) == "x=" + mask + "y");
 }

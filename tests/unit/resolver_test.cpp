@@ -251,4 +251,5 @@ TEST_CASE("a field shows what was typed: the text, or its letters and digits in 
   CHECK(showsTyped("4242 4242 4242 4242", "4242424242424242"));
   CHECK_FALSE(showsTyped("(415) 555-2677", "4155552671"));  // a digit lost
   CHECK_FALSE(showsTyped("abc", "abcdef"));                  // a maxlength cut it
+  CHECK_FALSE(showsTyped("1,000", "10.00"));                 // a decimal point lost: 100 times more
 }

@@ -11,7 +11,8 @@
 //   # expect-output: ^\W*Fax\W.*not found                        (optional: a line of lscope's
 //   #                                                             answer matches this regex, for
 //   #                                                             what only the answer can say)
-//   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin)
+//   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin;
+//                                                             $CORPUS: this directory, for upload)
 //   type "Language" "ja"
 //   click "Java"
 //
@@ -106,6 +107,10 @@ export function lint(script) {
       problems.push(`line ${i + 1}: element ids are not what a person reads`);
     }
     if (/^goto\s/i.test(l) && !/^goto\s+\$X?BASE\//i.test(l)) problems.push(`line ${i + 1}: goto leaves the fixture servers ($BASE, $XBASE)`);
+    // Files come from the corpus, wherever the checkout is: $CORPUS/reach/files/x.png.
+    if (/^upload\s/i.test(l) && /(^|\s)\/(?!\/)/.test(l.replace(/"[^"]*"/g, ''))) {
+      problems.push(`line ${i + 1}: upload paths start with $CORPUS (the corpus directory), not /`);
+    }
   });
   return problems;
 }
@@ -207,7 +212,9 @@ export async function runTask(task, site, { args = [], extraArgs = backendArgs, 
   const since = site.reports.length;
   // $XBASE: the same fixtures on another site (127.0.0.2), for pages that embed a cross-origin
   // frame the way hosted consent managers do (page.html?xo=$XBASE).
-  const script = task.script.replaceAll('$XBASE', site.xbase || site.base).replaceAll('$BASE', site.base);
+  // $CORPUS: the corpus directory on this machine (files to upload).
+  const script = task.script.replaceAll('$XBASE', site.xbase || site.base).replaceAll('$BASE', site.base)
+    .replaceAll('$CORPUS', corpusDir);
   const t0 = Date.now();
   const run = await runScript(['run', '-', ...args, ...extraArgs], script, timeoutMs);
   const ms = Date.now() - t0;
