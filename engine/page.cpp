@@ -619,11 +619,7 @@ ResolverHooks Page::hooks(const PageScan& page) {
       f.element.id = state_.ids.idFor(f.element);
       f.via = m.via;
       f.matched = m.matched;
-      f.text_rect = f.element.rect;
-      if (m.text_rect.is_object()) {
-        f.text_rect = Rect{m.text_rect.value("x", 0.0), m.text_rect.value("y", 0.0), m.text_rect.value("width", 0.0),
-                           m.text_rect.value("height", 0.0)};
-      }
+      f.text_rect = m.text_rect.is_object() ? rectFromJson(m.text_rect) : f.element.rect;
       if (state_.last && !state_.last->byId(f.element.id)) state_.last->elements.push_back(f.element);
       out.push_back(std::move(f));
     }
@@ -806,9 +802,9 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // No value to read back (text, a label, a slider's handle): the click must have put the focus
     // in something that takes text, or the keys would go nowhere and "ok" lie. A box that mounts
     // its editor on the click focuses it a moment later: asked once more after a quiet spell.
-    if (!el.value && scanner_.focusTakesText(el.scanner_id, el.frame) == false) {
+    if (!el.value && scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
       scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
-      if (scanner_.focusTakesText(el.scanner_id, el.frame) == false) {
+      if (scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
         return Status(codes::kElementNotInteractable,
                       describe(el) + " is no text field: the click on it focused nothing that takes text",
                       el.type == "select" ? "choose with select" : "type into a field: observe to find it");
@@ -842,12 +838,38 @@ std::string alnumOnly(const std::string& s, const std::string& keep = "") {
   return out;
 }
 
+// The first number in `text` ("25", "1,000 km", "-2.5"), or none.
+std::optional<double> leadingNumber(const std::string& text) {
+  std::string digits;
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c == '-' && digits.empty())) digits += c;
+    else if (!digits.empty() && c != ',') break;  // "1,000 km": the number ends at the unit
+  }
+  if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
+  try {
+    return std::stod(digits);
+  } catch (...) {
+    return std::nullopt;
+  }
+}
+
 // 25, 2.5, -10: a number as a person writes it.
 std::string formatNumber(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
+
+// The point "(x, y)" a scanner message gives after `lead`, its last one ("click away at (12, 30)").
+std::optional<Point> pointAfter(const std::string& message, const std::string& lead) {
+  const size_t at = message.rfind(lead + " (");
+  Point p;
+  if (at == std::string::npos || std::sscanf(message.c_str() + at + lead.size(), " (%lf, %lf)", &p.x, &p.y) != 2) {
+    return std::nullopt;
+  }
+  return p;
+}
+
 }  // namespace
 
 bool showsTyped(const std::string& shown, const std::string& typed) {
@@ -1152,7 +1174,6 @@ std::optional<std::string> Page::closeOpenList(const std::string& cover, int& tr
   // A select's or an autocomplete's list left open over the target (scanner: openListOver): a
   // person presses Escape, once; where that does not close it, or would empty the field they
   // typed in ("no Escape"), clicks beside it, once.
-  static const std::regex kAway(R"(click away at \((-?\d+), (-?\d+)\))");
   if (tries >= 2 || cover.find("is covered by an open list") == std::string::npos) return std::nullopt;
   auto b = backend();
   if (!b) return std::nullopt;
@@ -1161,11 +1182,10 @@ std::optional<std::string> Page::closeOpenList(const std::string& cover, int& tr
     if ((*b)->pressKey("Escape", 0, until)) return std::string("pressed Escape first: an open list covered it");
     return std::nullopt;
   }
-  std::smatch away;
-  if (!std::regex_search(cover, away, kAway)) return std::nullopt;
+  auto away = pointAfter(cover, "click away at");
+  if (!away) return std::nullopt;
   tries = 2;
-  Point at{std::stod(away[1].str()), std::stod(away[2].str())};
-  if (!(*b)->mouseClick(at, MouseButton::kLeft, 1, 0, until)) return std::nullopt;
+  if (!(*b)->mouseClick(*away, MouseButton::kLeft, 1, 0, until)) return std::nullopt;
   return std::string("clicked beside an open list that covered it: Escape did not close it");
 }
 
@@ -1238,20 +1258,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
 
 Result<std::string> Page::setSlider(const Element& el, const std::string& text) {
   startAction();
-  auto number = [](const std::string& t) -> std::optional<double> {
-    std::string digits;
-    for (char c : t) {
-      if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || (c == '-' && digits.empty())) digits += c;
-      else if (!digits.empty() && c != ',') break;  // "1,000 km": the number ends at the unit
-    }
-    if (digits.empty() || digits == "-" || digits == ".") return std::nullopt;
-    try {
-      return std::stod(digits);
-    } catch (...) {
-      return std::nullopt;
-    }
-  };
-  auto want = number(text);
+  auto want = leadingNumber(text);
   if (!want) {
     return Status(codes::kParameterInvalid, describe(el) + " is a slider: it takes a number, not " + quote(text),
                   "type \"" + el.text + "\" \"25\"");
@@ -1261,7 +1268,7 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
   auto now = [&]() -> std::optional<double> {
     auto v = scanner_.getValue(el.scanner_id, el.frame);
     if (!v || !v->is_string()) return std::nullopt;
-    return number(v->get<std::string>());
+    return leadingNumber(v->get<std::string>());
   };
   auto point = pointOf(el, "click");
   if (!point) return point.status();
@@ -1514,18 +1521,14 @@ const Element* Page::coveringMatch(const Status& failed, const TargetSpec& targe
     return nullptr;
   }
   // "... is covered by <what> at (x, y); dismiss ...": the point the cover took.
-  const std::string& m = failed.message();
-  if (m.find(" is covered by ") == std::string::npos) return nullptr;
-  size_t end = m.rfind("); dismiss");
-  size_t at = end == std::string::npos ? end : m.rfind(" at (", end);
-  if (at == std::string::npos) return nullptr;
-  double x = 0, y = 0;
-  if (std::sscanf(m.c_str() + at, " at (%lf, %lf)", &x, &y) != 2) return nullptr;
+  if (failed.message().find(" is covered by ") == std::string::npos) return nullptr;
+  auto hit = pointAfter(failed.message(), " at");
+  if (!hit) return nullptr;
   for (const Element* c : res.candidates) {
     // A box around the target (its row) holds the point too, and is no cover.
     if (c->id == el.id || !c->frame.empty() || !c->visible || el.rect.within(c->rect, 1)) continue;
     const Rect& r = c->rect;
-    if (x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height) return c;
+    if (hit->x >= r.x && hit->x < r.x + r.width && hit->y >= r.y && hit->y < r.y + r.height) return c;
   }
   return nullptr;
 }

@@ -79,6 +79,8 @@ const json& objectAt(const json& obj, const char* key) {
 
 }  // namespace
 
+Rect rectFromJson(const json& r) { return Rect{num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")}; }
+
 bool isSensitiveName(const std::string& name) {
   if (name.empty()) return false;
   std::string s = squash(name);
@@ -112,8 +114,7 @@ bool parseElementFields(const json& e, const std::string& frame, Element& el) {
   if (el.key.empty()) el.key = el.type + ":" + el.role + ":" + el.selector;
   el.form = str(e, "form");
   el.landmark = str(e, "landmark");
-  const json& r = objectAt(e, "rect");
-  el.rect = Rect{num(r, "x"), num(r, "y"), num(r, "width"), num(r, "height")};
+  el.rect = rectFromJson(objectAt(e, "rect"));
   const json& state = objectAt(e, "state");
   el.visible = state.value("visible", true);
   el.enabled = state.value("enabled", true);

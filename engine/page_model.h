@@ -103,6 +103,8 @@ struct PageScan {
 Result<PageScan> parseScan(const json& data, const std::string& frame = "");
 // Parses one element of a scanner response (scan, query, find_text); false when malformed.
 bool parseElement(const json& e, const std::string& frame, Element& out);
+// A scanner box {x, y, width, height} (missing numbers are 0).
+Rect rectFromJson(const json& r);
 
 // Keeps agent-facing ids stable across scans of one document: an element keeps its id while
 // its identity key is seen again; new elements get the next free number. reset() on

@@ -156,7 +156,6 @@ class ScannerClient {
     std::optional<bool> takes_text;
   };
   KeysTarget keysTarget(int id, const std::string& frame) const;
-  std::optional<bool> focusTakesText(int id, const std::string& frame) const { return keysTarget(id, frame).takes_text; }
   // The scanner id of the file input `id` stands for (a drop area's, a label's), 0 when none.
   int fileInputFor(int id, const std::string& frame) const;
 

@@ -1670,7 +1670,8 @@
     // An editor (Quill's box, Trix's trix-editor, TinyMCE's frame body) is named as a field is:
     // its labels, or those of the control it stands in for, over its aria-label (TinyMCE's "Rich
     // Text Area"), which stays an alias; then the text before it; its placeholder last.
-    const editor = isEditorHost(el);
+    // (Only text-entry kinds can be editors: the test is not paid for every button and link.)
+    const editor = (kind === 'generic' || kind === 'input' || kind === 'textarea') && isEditorHost(el);
     const editorLabel = editor ? controlLabelText(el) || replacedFieldLabel(el) : '';
     if (editorLabel) return editorLabel;
     const aria = collapse(attr(el, 'aria-label'));
@@ -2030,20 +2031,12 @@
    * frame. '' when none.
    */
   function replacedFieldLabel(el) {
-    let node = el;
-    if (tagOf(el) === 'body') {
-      try {
-        const win = docView(ownerDocument(el));
-        node = (win && win.frameElement) || null;
-      } catch (e) {
-        node = null;
-      }
-    }
+    const frames = tagOf(el) === 'body' ? frameChainOf(el) : null;
+    let node = frames ? frames[frames.length - 1] : el;
     for (let level = 0; node && level < 6; level++, node = parentElement(node)) {
       const tag = tagOf(node);
       if (tag === 'body' || tag === 'form' || tag === 'html') return '';
-      let prev = previousSibling(node);
-      while (prev && nodeType(prev) !== ELEMENT_NODE) prev = previousSibling(prev);
+      const prev = previousElementSibling(node);
       const ptag = prev ? tagOf(prev) : '';
       if ((ptag === 'textarea' || ptag === 'input') && !isRenderedBox(prev)) {
         const t = controlLabelText(prev);
@@ -2866,7 +2859,8 @@
       }
     };
     if (item.alias) add(item.alias);
-    if (isEditorHost(el)) add(t['data-placeholder'] || t['aria-placeholder'] || t.placeholder);
+    const placeholder = t['data-placeholder'] || t['aria-placeholder'] || t.placeholder;
+    if (placeholder && isEditorHost(el)) add(placeholder);
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
     // A radio or checkbox of a group answers to its group's legend ("How often?").
     if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el) || radioGroupHeading(el));
@@ -6747,10 +6741,10 @@
 
   /** True when keys typed into `el` (focused) enter text: a text field, or an editing host. */
   function takesText(el) {
-    if (isEditable(el)) return true;
-    const tag = tagOf(el);
-    if (tag === 'textarea') return true;
-    if (tag === 'input') return !NON_TEXT_INPUTS[lc(attr(el, 'type'))];
+    // What `type` types into (editKind) but an input whose value is set as a whole (a range, a
+    // colour); or an ARIA text role.
+    const kind = editKind(el);
+    if (kind) return kind !== 'input' || !NON_TEXT_INPUTS[lc(attr(el, 'type'))];
     const role = ariaRole(el);
     return role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'spinbutton';
   }
