@@ -5937,15 +5937,16 @@
     }
     const stable = param(cmd, 'stable', false) === true;
     if (param(cmd, 'force', false) !== true) await untilUpgraded(item.el, UPGRADE_TIMEOUT_MS, UPGRADE_PATIENCE_MS, PATIENCE_FRAMES, true);
+    // Playwright's "stable": first, the end of the finite animations that move or show the target
+    // (bounded: a long one is left to the frames below). Before the hit test, since a menu that
+    // fades in may take no pointer events until its animation ends (Vuetify's VDialogTransition).
+    if (stable && movingAnimations(item.el).length) {
+      await untilAnimationsEnd(() => movingAnimations(item.el), STILL_TIMEOUT_MS);
+    }
     let { pt, hit } = ensureActionable(item, actionOptions(cmd, check));
     if (stable) {
-      // Playwright's "stable": the same box in two consecutive animation frames, else a moving
-      // target (a sliding menu, a growing panel) would take the click somewhere else; first, the
-      // end of the finite animations that move it (bounded: a long one is left to the frames).
-      if (movingAnimations(item.el).length) {
-        await untilAnimationsEnd(() => movingAnimations(item.el), STILL_TIMEOUT_MS);
-        pt = ensureActionable(item, actionOptions(cmd, check)).pt;
-      }
+      // Then the same box in two consecutive animation frames, else a moving target (a sliding
+      // menu, a growing panel) would take the click somewhere else.
       const again = actionOptions(cmd, check);
       again.scroll = false;
       for (let i = 0; ; i++) {

@@ -371,6 +371,31 @@ test('a stable point waits for the animation that moves its target, even one not
   assert.strictEqual(await t.evalTest(() => document.title), 'slid and clicked');
 });
 
+test('a stable point waits for a menu that takes no pointer events while it fades in', async () => {
+  // Vuetify's VDialogTransition: the menu takes `pointer-events: none` and animates from its
+  // opener (Web Animations, 225 ms) and only then takes clicks. A hit test during the animation
+  // finds the field under the menu; a person waits for the menu to come to rest.
+  const t = await open('playground.html');
+  await t.evalTest(() => {
+    const menu = document.createElement('div');
+    menu.id = 'fading';
+    menu.style.cssText = 'position: fixed; top: 150px; left: 500px; width: 200px; background: white;';
+    menu.innerHTML = '<div role="listbox"><div role="option" tabindex="-1">Medium crust</div></div>';
+    menu.querySelector('[role=option]').addEventListener('click', () => { document.title = 'picked while faded in'; });
+    document.body.append(menu);
+  });
+  const s = await ok(t, { cmd: 'scan' });
+  await t.evalTest(() => {
+    const menu = document.querySelector('#fading');
+    menu.style.pointerEvents = 'none';
+    menu.animate([{ transform: 'translateY(-30px) scale(0.9)', opacity: 0 }, {}], { duration: 400 })
+      .finished.then(() => menu.style.removeProperty('pointer-events'));
+  });
+  const p = await ok(t, { cmd: 'point', id: byText(s, 'Medium crust'), stable: true });
+  await t.click(p.x, p.y);
+  assert.strictEqual(await t.evalTest(() => document.title), 'picked while faded in');
+});
+
 test('a stable point waits for a web component that is not defined yet', async () => {
   const t = await open('late_component.html');
   const s = await ok(t, { cmd: 'scan' });
