@@ -666,6 +666,8 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
         } else if (v.is_string()) {
           auto t = parseTarget(v.get<std::string>());
           if (!t) return Status(codes::kParameterInvalid, "'target': " + t.status().message(), t.status().hint());
+          // Ids have the integer type: "18" may be the text a person reads (a day, a page).
+          t->id_or_text = t->kind == TargetSpec::Kind::kId && !t->anchor && t->nth == 0;
           cmd.target = *t;
         } else {
           return bad("an element id or a target string");

@@ -37,6 +37,9 @@ struct TargetSpec {
   // Unquoted words that happen to contain a relation word ("Warn before leaving") may be plain
   // text: the whole phrase, tried as text before the relation.
   std::string as_text;
+  // kId written as a string of digits ("18" from an MCP client): an element whose text is those
+  // digits (a calendar's day, a page number) makes it ambiguous.
+  bool id_or_text = false;
 
   // The target as an agent would write it: 5, "Sign in", email, css(.btn), "Edit" near "Row 1".
   std::string toString() const;

@@ -792,6 +792,18 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
       if (!hit && hit.status().code() == codes::kElementNotInteractable) return hit.status();
     }
     LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+    // A field the click did not focus, the focus now on something that takes no text: a popup
+    // opened over it since the last look (a product tour's overlay) took the click. Looked at
+    // again, so that the caller sees the popup, closes it and tries once more.
+    if (el.value && el.frame.empty()) {
+      auto focus = scanner_.keysTarget(el.scanner_id, el.frame);
+      if (focus.on_target == false && focus.takes_text == false) {
+        scan();
+        return Status(codes::kElementNotInteractable,
+                      describe(el) + " did not take the focus: the click on it went to something over it",
+                      "dismiss_popups, then type again");
+      }
+    }
     // Emptied as it is now: the click may have filled it (a date range's end takes the start's
     // date when the start field loses the focus).
     if (clear && el.value && !el.value->empty()) {
@@ -1100,6 +1112,11 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     shown = now->value ? *now->value : now->text;
     std::string a = normalizeText(shown + " " + now->text), want_text = normalizeText(chosen.text);
     if (want_text.empty() || a.find(want_text) != std::string::npos) return true;
+    // An option with a note ("Pro $20 / month") shows only its name in the widget ("Pro"): the
+    // text asked for counts when the widget shows it as words.
+    if (normalizeText(chosen.text) != normalizeText(text) && containsWords(normalizeText(shown), normalizeText(text))) {
+      return true;
+    }
     // A multiple select shows its choices as chips: all of its text counts, and so does the
     // choice's text shown right beside its text field (select2's chips).
     auto all = scanner_.textOfElement(now->scanner_id, now->frame);

@@ -95,9 +95,19 @@ std::string trimLabel(std::string s) {
   return s;
 }
 
+// Dots drawn on an opener of a menu ("...", "⋯", "⋮", "•••") all read as the scanner's name for
+// an unnamed one, "…" (scanner.js menuTriggerName).
+std::string dotsAsEllipsis(std::string s) {
+  // (Most texts start with no dot: spared the regex on the hot path.)
+  const size_t first = s.find_first_not_of(" \t\n");
+  if (first == std::string::npos || (s[first] != '.' && s[first] != '\xE2' && s[first] != '\xC2')) return s;
+  static const RE2 kDots(R"(^\s*(?:\.{2,}|…|⋯|⋮|(?:•|·){2,})\s*$)");
+  return RE2::FullMatch(s, kDots) ? std::string("…") : s;
+}
+
 int textQualityOne(const Element& e, const std::string& value, TextMatch match) {
-  std::string want = trimLabel(normalizeText(value));
-  std::string text = trimLabel(normalizeText(e.text));
+  std::string want = trimLabel(normalizeText(dotsAsEllipsis(value)));
+  std::string text = trimLabel(normalizeText(dotsAsEllipsis(e.text)));
   if (match == TextMatch::kRegex) {
     RE2 re(value, RE2::Quiet);
     if (!re.ok()) return 0;
@@ -116,6 +126,8 @@ int textQualityOne(const Element& e, const std::string& value, TextMatch match) 
   if (match == TextMatch::kExact) return 0;
   // Contained as words ("Pro" in "Pro Unlimited projects") beats inside a word ("project").
   if (containsWords(text, want)) return 2;
+  // Inside a word only for a text of 4 characters or more: "up" is no part of "updates".
+  if (want.size() < 4) return 0;
   if (text.find(want) != std::string::npos) return 1;
   for (const auto& a : al) {
     if (a.find(want) != std::string::npos) return 1;
@@ -496,6 +508,28 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
     literal.value = target.as_text;
     auto as_text = resolveTarget(literal, scan, hooks, strict);
     if (as_text || as_text.status().code() == codes::kTargetAmbiguous) return as_text;
+  }
+  if (target.id_or_text) {
+    // A string of digits: the element with that id, or the one whose text it is. Both: ask.
+    TargetSpec text;
+    text.kind = TargetSpec::Kind::kText;
+    text.value = std::to_string(target.id);
+    text.match = TextMatch::kExact;
+    const Element* by_id = scan.byId(target.id);
+    const Element* by_text = nullptr;
+    for (const auto& e : scan.elements) {
+      if (e.visible && textQuality(e, text) == 4 && (!by_id || e.id != by_id->id)) {
+        by_text = &e;
+        break;
+      }
+    }
+    if (by_id && by_text) {
+      return Status(codes::kTargetAmbiguous,
+                    "\"" + text.value + "\" is both the id of [" + text.value + "] " + elementLabel(*by_id) +
+                        " and the text of [" + std::to_string(by_text->id) + "] " + elementLabel(*by_text),
+                    "pass the id as a number (" + text.value + "), or the text in quotes (\"\\\"" + text.value + "\\\"\")");
+    }
+    if (!by_id && by_text) return resolveTarget(text, scan, hooks, strict);
   }
   auto cands = findCandidates(target, scan, hooks);
   if (!cands) return cands.status();

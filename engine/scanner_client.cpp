@@ -145,6 +145,7 @@ ScannerClient::KeysTarget ScannerClient::keysTarget(int id, const std::string& f
   if (!r) return out;
   if (r->contains("keys") && (*r)["keys"].is_boolean()) out.listened = (*r)["keys"].get<bool>();
   if (r->contains("editable") && (*r)["editable"].is_boolean()) out.takes_text = (*r)["editable"].get<bool>();
+  if (r->contains("on_target") && (*r)["on_target"].is_boolean()) out.on_target = (*r)["on_target"].get<bool>();
   return out;
 }
 

@@ -154,6 +154,8 @@ class ScannerClient {
   struct KeysTarget {
     bool listened = true;
     std::optional<bool> takes_text;
+    // Whether the focus is on the element (or inside it); unknown where the scanner cannot see it.
+    std::optional<bool> on_target;
   };
   KeysTarget keysTarget(int id, const std::string& frame) const;
   // The scanner id of the file input `id` stands for (a drop area's, a label's), 0 when none.

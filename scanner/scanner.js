@@ -1730,7 +1730,7 @@
     // An ARIA slider's text is its value (noUiSlider's tooltip inside the handle: "50 km"): it is
     // named as a field is, by its label or the text before it.
     if (kind === 'slider') {
-      const label = controlLabelText(el) || nearbyText(el);
+      const label = withoutShownValue(controlLabelText(el) || nearbyText(el), el);
       if (label) return label;
     }
     let content = contentText(el);
@@ -1757,7 +1757,62 @@
     if (content && reTest(/[\p{L}\p{N}]/u, content)) return content;
     const described = describedByText(el);
     return collapse(attr(el, 'title')) || tooltipText(el) || (described.length <= 60 ? described : '') ||
-        passwordToggleName(el) || iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el);
+        passwordToggleName(el) || stepButtonName(el) || iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el) ||
+        menuTriggerName(el);
+  }
+
+  // What a person calls an opener of a menu that shows nothing to read (Radix's "..." icon
+  // button in a table row, a kebab or meatball glyph drawn as a bare SVG).
+  const MENU_TRIGGER_NAME = '…';
+  // (At most three aliases: the engine reads "...", "⋯", "⋮" and "•••" as this name too.)
+  const MENU_TRIGGER_ALIASES = ['more', 'more actions', 'options'];
+
+  /** The name of an unnamed opener of a menu (aria-haspopup menu or true), or ''. */
+  function menuTriggerName(el) {
+    const popup = lc(attr(el, 'aria-haspopup'));
+    return popup === 'menu' || popup === 'true' ? MENU_TRIGGER_NAME : '';
+  }
+
+  const STEP_UP = /^(up|increment|increase|inc|plus|more)$/;
+  const STEP_DOWN = /^(down|decrement|decrease|dec|minus|less)$/;
+
+  /**
+   * What the arrows beside a number field do (Mantine's NumberInput: two bare chevron buttons
+   * with data-direction up/down in the field's box): "Increase" or "Decrease", from the
+   * direction its data attribute or a class word names; '' for anything else.
+   */
+  function stepButtonName(el) {
+    let field = null;
+    for (let n = parentElement(el), depth = 0; n && depth < 3 && !field; n = parentElement(n), depth++) {
+      field = firstOf(n, 'input[type=number], input[inputmode=numeric], input[inputmode=decimal], [role=spinbutton]');
+    }
+    if (!field) return '';
+    const words = strSplit(lc(collapse(attr(el, 'data-direction') + ' ' + attr(el, 'class'))), /[\s_-]+/);
+    for (let i = 0; i < words.length; i++) {
+      if (reTest(STEP_UP, words[i])) return 'Increase';
+      if (reTest(STEP_DOWN, words[i])) return 'Decrease';
+    }
+    return '';
+  }
+
+  /**
+   * A slider's label less the value a heading row shows beside it ("Seats 1" over Radix's slider
+   * at 1): the name stays while the value moves.
+   */
+  function withoutShownValue(label, el) {
+    const values = [collapse(attr(el, 'aria-valuetext')), collapse(attr(el, 'aria-valuenow'))];
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i];
+      if (!v || v.length >= label.length) continue;
+      const cut = label.length - v.length;
+      // ("Seats1" where the row's two texts touch: a number after a letter.)
+      const before = strSlice(label, cut - 1, cut);
+      if (strSlice(label, cut) === v && (before === ' ' || (reTest(/^\d/, v) && reTest(/\p{L}/u, before)))) {
+        return strTrim(strSlice(label, 0, cut));
+      }
+      if (strSlice(label, 0, v.length + 1) === v + ' ') return strTrim(strSlice(label, v.length + 1));
+    }
+    return label;
   }
 
   /**
@@ -2864,6 +2919,7 @@
     if (reTest(/^\d{1,2}$/, item.name)) add(dayDate(el));
     // A radio or checkbox of a group answers to its group's legend ("How often?").
     if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el) || radioGroupHeading(el));
+    if (item.name === MENU_TRIGGER_NAME && menuTriggerName(el)) each(MENU_TRIGGER_ALIASES, add);
     add(t['aria-label']);
     add(t.title);
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
@@ -2880,13 +2936,16 @@
    * The question of the group around a control: the <legend> of its <fieldset>, or the name of
    * the radiogroup it is slotted into (Web Awesome's wa-radio-group: a fieldset role=radiogroup
    * in the group's shadow root, labelled by a <label> whose slot falls back to the group's
-   * label), or ''.
+   * label), or, for a radiogroup named by nothing, the text just before it (Radix's RadioGroup
+   * under a plain heading), or ''.
    */
   function legendOf(el) {
     for (let n = flatParent(el), depth = 0; n && depth < 6; n = flatParent(n), depth++) {
       if (ariaRole(n) === 'radiogroup') {
         const text = labelledByText(n, false) || collapse(attr(n, 'aria-label'));
         if (text) return text;
+        const before = precedingLabel(n);
+        if (before && before.length <= 60) return before;
       }
       if (tagOf(n) !== 'fieldset') continue;
       const legend = firstOf(n, 'legend');
@@ -3638,6 +3697,9 @@
     if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el))) {
       proxy = visibleLabelOf(c.el, cache) || (isNativeCheckable(c.el) ? drawnCheckableBox(c.el, cache) : null);
       if (proxy) vis = visibilityOf(proxy, cache, true);
+    } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
+      proxy = drawnThumbOf(c.el, cache);
+      if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible) {
       const shown = transparentOverlayVisibility(c.el, cache);
@@ -3664,7 +3726,7 @@
    */
   function confirmClickable(c) {
     let why = c.why;
-    if (insideInteractive(c.el)) return 0;
+    if (insideInteractive(c.el) || labelsAControl(c.el)) return 0;
     if (why & BY_POINTER) {
       const st = styleOf(c.el);
       const parent = composedParent(c.el);
@@ -3672,6 +3734,25 @@
       if (!st || st.cursor !== 'pointer' || (up && up.cursor === 'pointer')) why &= ~BY_POINTER;
     }
     return why;
+  }
+
+  /**
+   * A label drawn as a plain element that a control names itself by (aria-labelledby): its click
+   * focuses that control (react-aria's Select and DatePicker labels, spans with a click handler),
+   * and the control is the unit, as for a <label>. A region or dialog labelled by its header does
+   * not count: the header may be what opens it.
+   */
+  function labelsAControl(el) {
+    const id = elId(el);
+    if (!id) return false;
+    let users = [];
+    try {
+      users = queryAll(getRootNode(el), '[aria-labelledby~=' + cssString(id) + ']');
+    } catch (e) {
+      return false;
+    }
+    return find(users, (u) => u !== el && !nodeContains(el, u) &&
+        (isInteractiveCandidate(u, tagOf(u)) || ariaRole(u) === 'group')) !== null;
   }
 
   /** True when an ancestor of `el` is a control, link, label or widget (listboxes excepted). */
@@ -4088,6 +4169,21 @@
     if (!text || text.length > 120 || !visibilityOf(box, cache, true).visible) return null;
     const r = getRect(box);
     return r.height <= 120 ? box : null;
+  }
+
+  /**
+   * For a range input hidden inside the handle that draws it (react-aria's Slider: the input in
+   * a clipped 1 px box inside the thumb): the handle, a small visible box around it that holds
+   * no other control. Null if none.
+   */
+  function drawnThumbOf(el, cache) {
+    for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
+      if (queryAll(n, 'input, select, textarea, button').length !== 1) return null;
+      if (!visibilityOf(n, cache, true).visible) continue;
+      const r = getRect(n);
+      return r.width <= 64 && r.height <= 64 ? n : null;
+    }
+    return null;
   }
 
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
@@ -5516,13 +5612,16 @@
     }
     const hit = hitAt(item.ctx.chain, pt.x, pt.y);
     if (!opts.force && opts.check !== 'type' && !receivesPointer(item, hit, pt)) {
-      const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item) : null;
+      // (A target made inert while a list is open, by the list's widget: Headless UI's
+      // Combobox makes the rest of the page inert; a person's click closes the list first.)
+      const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item)
+          : inInert(item.el) ? openListBeside(item) : null;
       const away = list ? clickAwayPoint(list, item.ctx.chain) : null;
-      const who = hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' +
-          describe(hit) + ' would get the click' :
-          'is covered by ' + (list ? 'an open list (' + describe(hit) + (away ? ', click away at (' +
-          round(away.x) + ', ' + round(away.y) + ')' : '') + (escapeWouldClear() ? ', no Escape' : '') + ')'
-          : describe(hit));
+      const who = list ? 'is covered by an open list (' + describe(composedContains(hit, item.el) ? list : hit) +
+          (away ? ', click away at (' + round(away.x) + ', ' + round(away.y) + ')' : '') +
+          (escapeWouldClear() ? ', no Escape' : '') + ')'
+          : hit && composedContains(hit, item.el) ? 'does not receive pointer events; ' + describe(hit) +
+          ' would get the click' : 'is covered by ' + describe(hit);
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' ' + who + ' at (' +
           round(pt.x) + ', ' + round(pt.y) + '); dismiss the covering element (dismiss_popups, ' +
           'accept_cookies) or retry with force');
@@ -5562,6 +5661,22 @@
     const modal = find(queryAll(ownerDocument(list) || TOP_DOC, '[aria-modal=true], dialog[open]'), (d) =>
       isModal(d) && actionVisibility(d, cache).visible);
     return modal ? null : list;
+  }
+
+  /** Whether `el` is inside an inert subtree (it takes no clicks and no focus). */
+  function inInert(el) {
+    for (let n = el; n; n = composedParent(n)) {
+      if (nodeType(n) === ELEMENT_NODE && hasAttribute(n, 'inert')) return true;
+    }
+    return false;
+  }
+
+  /** A list open elsewhere on `item`'s page: a visible listbox or menu outside any inert part. */
+  function openListBeside(item) {
+    const doc = ownerDocument(item.el) || TOP_DOC;
+    const cache = newVisibilityCache();
+    return find(queryAll(doc, '[role=listbox], [role=menu]'), (l) => !composedContains(l, item.el) &&
+        !inInert(l) && actionVisibility(l, cache).visible) || null;
   }
 
   /**
@@ -6695,10 +6810,13 @@
     // field's cross-origin frame.)
     const frameFocus = !!focused && (tagOf(focused) === 'iframe' || tagOf(focused) === 'frame');
     const editable = frameFocus ? null : !!focused && takesText(focused);
-    if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys, editable };
+    // Whether the focus is the element's own (a popup that opened over it took the click).
+    const on_target = frameFocus ? null : !!focused && (composedContains(item.el, focused) ||
+        find(labelsOf(item.el), (l) => composedContains(l, focused)) !== null);
+    if (!ch || !doc || !focused || ownerDocument(focused) !== doc) return { id: item.id, keys, editable, on_target };
     const answer = askRegistryFor(doc, focused, 'kq', ['keys', 'nokeys']);
     if (answer) keys = answer === 'keys';
-    return { id: item.id, keys, editable };
+    return { id: item.id, keys, editable, on_target };
   }
 
   /**

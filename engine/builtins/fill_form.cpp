@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <set>
 
 #include "engine/expression.h"
 #include "engine/observation.h"
@@ -27,6 +28,12 @@ std::string squash(const std::string& s) {
 }
 
 std::string valueText(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// A text field that opens a list of choices: a combobox, or one that says it pops up a listbox
+// without the role (Mantine's Select and MultiSelect inputs).
+bool opensList(const Element& e) {
+  return e.attributes.value("role", "") == "combobox" || e.attributes.value("aria-haspopup", "") == "listbox";
+}
 
 struct Assignment {
   std::string key;
@@ -158,6 +165,7 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
   };
   std::stable_sort(plan.begin(), plan.end(), [&](const Assignment& a, const Assignment& b) { return order(a.id) < order(b.id); });
   int filled = 0;
+  std::set<int> typed;  // the fields filled by typing: those are read back
   for (const auto& a : plan) {
     const Element* found = run.scan.byId(a.id);
     if (!found) {
@@ -175,30 +183,40 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       bool want = v.is_boolean() ? v.get<bool>() : truthy(v) && v != "false" && v != "no" && v != "off";
       done = run.act(el, [&](const Element& e) { return page.setChecked(e, want); });
       shown = want ? "checked" : "unchecked";
-    } else if (bool autocomplete = el.tag == "input" && el.attributes.value("role", "") == "combobox" && !el.isSensitive();
+    } else if (bool autocomplete = el.tag == "input" && opensList(el) && !el.isSensitive();
                autocomplete || el.type == "select") {
       // A select, or a text field with a list of choices (an autocomplete): the option is picked
       // as `select` picks it; a value an autocomplete's list does not offer is typed (free text).
-      json option = autocomplete ? json(valueText(a.value))
-                    : a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump());
-      std::string chosen;
-      done = run.act(el, [&](const Element& e) -> Result<std::string> {
-        auto r = page.select(e, option);
-        if (r) {
-          chosen = *r;
-          return std::string();
-        }
-        if (!autocomplete || r.status().code() != codes::kTargetNotFound) return r.status();
-        chosen = option.get<std::string>();
-        return page.type(e, chosen, true);
-      });
-      shown = quote(chosen);
+      // A list of values picks each in turn (a multiple select: Mantine's MultiSelect).
+      std::vector<json> options;
+      if (a.value.is_array()) {
+        for (const auto& v : a.value) options.push_back(json(valueText(v)));
+      } else {
+        options.push_back(autocomplete ? json(valueText(a.value))
+                          : a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump()));
+      }
+      std::vector<std::string> chosen;
+      for (const auto& option : options) {
+        done = run.act(el, [&](const Element& e) -> Result<std::string> {
+          auto r = page.select(e, option);
+          if (r) {
+            chosen.push_back(*r);
+            return std::string();
+          }
+          if (!autocomplete || r.status().code() != codes::kTargetNotFound) return r.status();
+          chosen.push_back(option.get<std::string>());
+          return page.type(e, chosen.back(), true);
+        });
+        if (!done) break;
+      }
+      for (const auto& c : chosen) shown += (shown.empty() ? "" : ", ") + quote(c);
     } else {
       std::string text = valueText(a.value);
       bool secret = el.isSensitive() || isSensitiveName(a.key);
       if (secret) page.rememberSecret(text);
       done = run.act(el, [&](const Element& e) { return page.type(e, text, true); });
       shown = quote(secret ? std::string(kMask) : text);
+      typed.insert(el.id);
     }
     if (!done) {
       skipped.push_back(quote(a.key) + ": " + done.status().message());
@@ -214,8 +232,8 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
   if (filled > 0 && run.rescan()) {
     for (const auto& a : plan) {
       const Element* now = run.scan.byId(a.id);
-      if (!now || !now->value || (now->type != "input" && now->type != "textarea") || now->isSensitive() ||
-          isSensitiveName(a.key)) {
+      if (!typed.count(a.id) || !now || !now->value || (now->type != "input" && now->type != "textarea") ||
+          now->isSensitive() || isSensitiveName(a.key)) {
         continue;
       }
       ++checked;
@@ -229,6 +247,14 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
   for (const auto& s : skipped) run.add("skipped", s);
   if (checked > 0 && differ.empty()) run.result.push_back("verified: " + std::to_string(checked) + " text field" + (checked == 1 ? "" : "s") + " read back");
   run.summary = std::to_string(filled) + " field" + (filled == 1 ? "" : "s");
+  // A field that holds something else than asked is not filled (Mantine's searchable Select puts
+  // its chosen label back, empty, when the typed text picked nothing).
+  if (!differ.empty()) {
+    run.partial = true;
+    run.message = std::to_string(filled - differ.size()) + " of " + std::to_string(filled + skipped.size()) +
+                  " fields hold what was asked";
+    return Status(codes::kVerificationFailed, run.message, "observe the fields that differ, and fill them one by one");
+  }
   if (!skipped.empty() && !partial) {
     run.partial = filled > 0;
     run.message = std::to_string(filled) + " of " + std::to_string(filled + skipped.size()) + " fields filled";

@@ -396,6 +396,26 @@ test('a stable point waits for a menu that takes no pointer events while it fade
   assert.strictEqual(await t.evalTest(() => document.title), 'picked while faded in');
 });
 
+test('a target made inert while a list is open elsewhere is covered by that open list', async () => {
+  // Headless UI's Combobox makes the rest of the page inert while its list is open: the field
+  // below takes no click (the hit test finds its nearest ancestor that is not inert), and a
+  // person's first click closes the list. The point says so, as for a list drawn over it.
+  const t = await open('playground.html');
+  await t.evalTest(() => {
+    const box = document.createElement('div');
+    box.innerHTML = '<div id="people"><input aria-label="People" value="Em"><div role="listbox" style="border:1px solid">' +
+      '<div role="option">Emma Dorsey</div></div></div><div id="rest"><input aria-label="Country"></div>';
+    document.body.prepend(box);
+    document.querySelector('#rest').inert = true;
+  });
+  const s = await ok(t, { cmd: 'scan' });
+  const country = s.elements.find((e) => e.text === 'Country');
+  const message = await err(t, { cmd: 'point', id: country.id }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.match(message, /is covered by an open list \(div "Emma Dorsey"[^)]*, click away at \(\d+, \d+\)/);
+  await t.evalTest(() => { document.querySelector('#rest').inert = false; });
+  await ok(t, { cmd: 'point', id: country.id });
+});
+
 test('a stable point waits for a web component that is not defined yet', async () => {
   const t = await open('late_component.html');
   const s = await ok(t, { cmd: 'scan' });

@@ -314,6 +314,22 @@ describe('targets', () => {
     assert.match(await ok('focus', { target: 'email before 2' }), /\[1\] "Email"/);
   });
 
+  it('a string of digits that is both an id and the text of another element is asked about, not guessed', async () => {
+    // Page 2 of the catalogue lists [3] "2" and [4] "3": an agent sending "3" may mean either.
+    await ok('goto', { url: `${site.base}/pagination.html?page=2` });
+    const amb = await call('click', { target: '3' });
+    assert.equal(amb.isError, true, text(amb));
+    assert.equal(amb.structuredContent.code, 'TARGET_AMBIGUOUS');
+    assert.match(text(amb), /"3" is both the id of \[3\] link "2" and the text of \[4\] link "3"/);
+    assert.match(await pageText(), /Page 2/, 'nothing was clicked');
+    // The id as a number, the text in quotes: each does what it says.
+    assert.match(await ok('click', { target: '"3"' }), /ok click \[4\] "3"[\s\S]*page=3/);
+    await ok('goto', { url: `${site.base}/pagination.html?page=2` });
+    assert.match(await ok('click', { target: 3 }), /ok click \[3\] "2"/);
+    // Digits that are no element's text stay an id.
+    assert.match(await ok('click', { target: '5' }), /ok click \[5\] "Next"/);
+  });
+
   it('ambiguous text: the default chooses and says so; --strict fails listing candidates', async () => {
     await ok('goto', { url: `${site.base}/signup.html` });
     const r = await ok('focus', { target: 'contains name' });

@@ -173,3 +173,19 @@ test('Enter after typing into a field nothing hears: the response waits for the 
   assert.match(typed, /~ url: .*typing\.html → .*typing\.html\?q=ada\+lovelace/, typed);
   assert.equal(unheard(r.stderr), 0, 'typing then Enter is not an unheard action');
 });
+
+test('a popup that takes the focusing press is seen, not typed behind: type fails, fill_form closes it and fills', async () => {
+  // The tour opens on the first press, after the last look at the page: the press never reaches
+  // the field. Typing then would put the text nowhere (or, focused by script, behind the tour).
+  const page = `${site.base}/e2e-pages/tour-on-press.html`;
+  const typed = await runLscope(['run', '-'], { input: `goto ${page}\ntype Email "ada@example.com"\n` });
+  assert.notEqual(typed.status, 0, typed.stdout);
+  assert.match(typed.stdout, /error type: \[1\] "Email" is covered by a modal_dialog "Quick tour"/);
+  assert.match(typed.stdout, /# hint\ndismiss_popups clears it/);
+  const filled = await runLscope(['run', '-'], {
+    input: `goto ${page}\nfill_form {"Email": "ada@example.com", "Password": "correct horse"}\nclick "Sign in"\ntext\n`,
+  });
+  assert.equal(filled.status, 0, filled.stdout + filled.stderr.slice(-2000));
+  assert.match(filled.stdout, /dismiss_popups/);
+  assert.match(filled.stdout, /signed in as ada@example\.com \(password 13 characters\)/);
+});

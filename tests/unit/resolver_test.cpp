@@ -253,3 +253,41 @@ TEST_CASE("a field shows what was typed: the text, or its letters and digits in 
   CHECK_FALSE(showsTyped("abc", "abcdef"));                  // a maxlength cut it
   CHECK_FALSE(showsTyped("1,000", "10.00"));                 // a decimal point lost: 100 times more
 }
+
+TEST_CASE("dots read as the name of an unnamed menu opener; a short text is no part of a word") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"checkbox", "generic", "Subscribe to updates", "#sub"},
+                       {"button", "generic", "…", "#more"},
+                       {"link", "generic", "...", "#gap"},
+                       {"button", "generic", "Increase", "#up"}});
+  for (const char* dots : {"\"...\"", "\"⋯\"", "\"⋮\"", "\"•••\"", "\"…\""}) {
+    auto t = parseTarget(dots);
+    REQUIRE(t.ok());
+    auto r = resolveTarget(*t, p, {}, false);
+    REQUIRE(r.ok());
+    CHECK((r->element->id == 2 || r->element->id == 3));  // both read "…": the first, said as a tie
+  }
+  // "up" is no part of "updates": nothing matches (before: the checkbox, silently).
+  auto up = parseTarget("\"up\"");
+  REQUIRE(up.ok());
+  CHECK_FALSE(resolveTarget(*up, p, {}, false).ok());
+  CHECK(resolveId("\"Incr\"", p) == 4);  // four characters and more: inside a word still counts
+}
+
+TEST_CASE("a string of digits is an id, unless another element reads those digits") {
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"link", "generic", "Prev", "#p"}, {"link", "generic", "1", "#1"},
+                       {"link", "generic", "2", "#2"}, {"link", "generic", "Next", "#n"}});
+  auto cmd = commandFromArgs("click", json{{"target", "2"}}, {});
+  REQUIRE(cmd.ok());
+  auto amb = resolveTarget(*cmd->target, p, {}, false);
+  REQUIRE_FALSE(amb.ok());
+  CHECK(amb.status().code() == std::string(codes::kTargetAmbiguous));
+  CHECK(amb.status().message().find("[2] link \"1\"") != std::string::npos);
+  auto num = commandFromArgs("click", json{{"target", 2}}, {});
+  REQUIRE(num.ok());
+  CHECK(resolveTarget(*num->target, p, {}, false)->element->id == 2);
+  auto four = commandFromArgs("click", json{{"target", "4"}}, {});
+  REQUIRE(four.ok());
+  CHECK(resolveTarget(*four->target, p, {}, false)->element->id == 4);
+}
