@@ -21,7 +21,8 @@
 // (the click, the library's select/change callback, Bootstrap's hide.* rather than hidden.*):
 // lscope exits, and the browser with it, right after the script's last command, so a report
 // sent after a transition may never arrive. Lint: no element ids, no css()/xpath(), goto only
-// to $BASE/$XBASE and to a page that exists. Line numbers in failures are the file's.
+// to $BASE/$XBASE and to a page that exists. Line numbers in failures are the file's. A page
+// may be an app: <page>.jsx, bundled by the fixture server as <page>.bundle.js (lib/bundle.js).
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';

@@ -5,6 +5,7 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleFor } from './bundle.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const fixturesDir = path.resolve(here, '../../fixtures');
@@ -210,6 +211,18 @@ export async function startFixtureServer({ root = fixturesDir, extraRoots = {}, 
       if (!file.startsWith(root) && !Object.values(extraRoots).some((d) => file.startsWith(d))) {
         res.writeHead(403);
         return res.end();
+      }
+      // (Only where the app's source is: a library's own ionic.bundle.css is a file.)
+      if (/\.bundle\.(js|css)$/.test(file) && fs.existsSync(file.replace(/\.bundle\.(js|css)$/, '.jsx'))) {
+        bundleFor(file, fixturesDir).then((out) => {
+          res.writeHead(200, { 'Content-Type': out.type });
+          res.end(out.body);
+        }, (e) => {
+          // A page that does not build: the page's console shows esbuild's message (file:line).
+          res.writeHead(200, { 'Content-Type': 'text/javascript' });
+          res.end(`console.error(${JSON.stringify(`bundle failed: ${e.message}`)});`);
+        });
+        return undefined;
       }
       fs.readFile(file, (err, data) => {
         if (err) {
