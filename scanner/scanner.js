@@ -3860,7 +3860,8 @@
         });
         continue;
       }
-      if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item))) {
+      if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item)) ||
+          (item.why !== 0 && inner.size && holdsDialogTitle(item.el))) {
         setAdd(drop, item);
         continue;
       }
@@ -5661,6 +5662,24 @@
     const modal = find(queryAll(ownerDocument(list) || TOP_DOC, '[aria-modal=true], dialog[open]'), (d) =>
       isModal(d) && actionVisibility(d, cache).visible);
     return modal ? null : list;
+  }
+
+  /**
+   * Whether `box` holds the title of the dialog it is in (the element the dialog's
+   * aria-labelledby names): the dialog's panel, whose click listener only keeps clicks inside
+   * from closing the dialog (Headless UI's DialogPanel), not a control.
+   */
+  function holdsDialogTitle(box) {
+    let dialog = null;
+    for (let n = composedParent(box); n && !dialog; n = composedParent(n)) {
+      const role = ariaRole(n);
+      if (role === 'dialog' || role === 'alertdialog' || tagOf(n) === 'dialog') dialog = n;
+    }
+    const ids = dialog ? strSplit(collapse(attr(dialog, 'aria-labelledby')), ' ') : [];
+    return find(ids, (id) => {
+      const title = id ? byIdInRoot(dialog, id) : null;
+      return !!title && nodeContains(box, title);
+    }) !== null;
   }
 
   /** Whether `el` is inside an inert subtree (it takes no clicks and no focus). */
