@@ -3582,7 +3582,7 @@
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
       landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map(), ligatures: new B.Map(),
-      firstControls: new B.Map(), radioHeadings: new B.Map() };
+      firstControls: new B.Map(), radioHeadings: new B.Map(), controlLabels: new B.Map() };
     try {
       return fn();
     } finally {
@@ -3745,14 +3745,23 @@
   function labelsAControl(el) {
     const id = elId(el);
     if (!id) return false;
-    let users = [];
-    try {
-      users = queryAll(getRootNode(el), '[aria-labelledby~=' + cssString(id) + ']');
-    } catch (e) {
-      return false;
+    // The ids that controls of `el`'s root name themselves by: one query per root and scan.
+    const root = getRootNode(el);
+    let ids = scanMemo ? mapGet(scanMemo.controlLabels, root) : null;
+    if (!ids) {
+      ids = new B.Map();  // id -> the controls labelled by it
+      each(queryAll(root, '[aria-labelledby]'), (u) => {
+        if (!isInteractiveCandidate(u, tagOf(u)) && ariaRole(u) !== 'group') return;
+        each(strSplit(collapse(attr(u, 'aria-labelledby')), ' '), (ref) => {
+          if (!ref) return;
+          if (!mapHas(ids, ref)) mapSet(ids, ref, []);
+          push(mapGet(ids, ref), u);
+        });
+      });
+      if (scanMemo) mapSet(scanMemo.controlLabels, root, ids);
     }
-    return find(users, (u) => u !== el && !nodeContains(el, u) &&
-        (isInteractiveCandidate(u, tagOf(u)) || ariaRole(u) === 'group')) !== null;
+    const users = mapHas(ids, id) ? mapGet(ids, id) : [];
+    return find(users, (u) => u !== el && !nodeContains(el, u)) !== null;
   }
 
   /** True when an ancestor of `el` is a control, link, label or widget (listboxes excepted). */
