@@ -815,7 +815,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // in something that takes text, or the keys would go nowhere and "ok" lie. A box that mounts
     // its editor on the click focuses it a moment later: asked once more after a quiet spell.
     if (!el.value && scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
-      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      untilStateDrawn();
       if (scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
         return Status(codes::kElementNotInteractable,
                       describe(el) + " is no text field: the click on it focused nothing that takes text",
@@ -1258,7 +1258,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
     if (v && v->is_boolean() && v->get<bool>() != want) {
       // A component may draw its new state a frame later (Ionic's ion-toggle sets aria-checked
       // when it renders): the DOM's first quiet moment, before the click is called unheard.
-      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      untilStateDrawn();
       v = scanner_.getValue(el.scanner_id, el.frame);
     }
     if (v && v->is_boolean() && v->get<bool>() == want) {
@@ -1271,6 +1271,12 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   }
   LSCOPE_RETURN_IF_ERROR(scanner_.setChecked(el.scanner_id, el.frame, want));
   return std::string(" (synthetic events)");
+}
+
+void Page::untilStateDrawn() {
+  // A component that draws its new state a frame later: the DOM's first quiet moment after the
+  // action (mutations quiet for kStateQuietMs, at most 250 ms more), then it is read again.
+  scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
 }
 
 Result<std::string> Page::setSlider(const Element& el, const std::string& text) {
@@ -1303,7 +1309,7 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
   auto settled = [&]() {
     auto r = now();
     if (r && v && std::abs(*r - *v) < 1e-9) {  // a component that draws its value a frame later
-      scanner_.waitQuiet(kStateQuietMs, std::min<long long>(kStateQuietMs + 250, deadline.remaining().count()));
+      untilStateDrawn();
       r = now();
     }
     return r;

@@ -184,6 +184,8 @@ class Page {
   // does with the keyboard: focused by a press on it, then arrow keys (Page keys for long ways),
   // reading aria-valuenow, until it holds the number; an error when it cannot get there.
   Result<std::string> setSlider(const Element& el, const std::string& text);
+  // Waits for the DOM's first quiet moment, for a state or value a component draws late.
+  void untilStateDrawn();
   Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false,
                         bool focus_quiet = false);
   // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
