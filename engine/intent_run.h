@@ -6,6 +6,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -73,11 +74,24 @@ struct IntentRun {
   Result<Acted> click(const Element& el, const ClickOptions& o = {});
   Result<Acted> type(const Element& el, const std::string& text, bool clear = true);
   Status press(const std::string& combo, const Element* on = nullptr);
+  // Typing that brought up a popup over its field (a tour at the first key): `coversNow` before
+  // the typing, `typedInto` after it, and `beforeKeys` before a key pressed into the field, which
+  // clears such a popup as a person would (press does it itself).
+  std::set<std::string> coversNow() const;
+  void typedInto(const Element& el, std::set<std::string> covers_before);
+  Status beforeKeys();
   // Runs another intent by name (nested: its actions join this log); true when it succeeded.
   Response runNested(const std::string& name, const json& params);
 
  private:
   void logCleared(const Acted& a);
+  // How this run clears a popup over its target (unset in the clearers themselves).
+  std::function<Result<std::string>(const std::string& popup_kind)> clear_cover_;
+  struct Typed {
+    int id = 0;
+    std::set<std::string> covers_before;
+  };
+  std::optional<Typed> typed_;  // the last action typed (for beforeKeys)
 };
 
 // Runs an intent definition (built-in or steps) end to end: parameters, steps, verification,

@@ -580,11 +580,14 @@ Status Executor::runActionOnce(const StepDef& s) {
       const ParamDef* p = run_.def.param(ref.substr(1, ref.find('.') == std::string::npos ? std::string::npos : ref.find('.') - 1));
       if (p && p->sensitive) page.rememberSecret(t);
     }
+    auto covers = run_.coversNow();
     auto done = act([&](const Element& el) { return page.type(el, t, clear); });
     if (!done) return done.status();
+    run_.typedInto(done->element, std::move(covers));
     bool secret = done->element.isSensitive() || page.isSecret(t);
     run_.log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : t) + done->detail);
     if (enter) {
+      LSCOPE_RETURN_IF_ERROR(run_.beforeKeys());
       LSCOPE_RETURN_IF_ERROR(page.press("Enter"));
       run_.log("press Enter");
     }
@@ -695,6 +698,7 @@ Status Executor::runActionOnce(const StepDef& s) {
       if (!done) return done.status();
       on = done->element;
     } else {
+      LSCOPE_RETURN_IF_ERROR(run_.beforeKeys());
       LSCOPE_RETURN_IF_ERROR(page.press(key));
     }
     run_.log("press " + key + (on ? " on " + logLabel(*on) : ""));
@@ -777,6 +781,8 @@ Result<Acted> IntentRun::act(const TargetSpec& target, const Page::ActFn& fn, lo
       return what + " (a " + kind + " covered the target)";
     };
   }
+  clear_cover_ = o.clear_cover;
+  typed_.reset();  // another action since the typing (its own target is checked for covers)
   auto done = page.perform(target, fn, o);
   if (done) {
     logCleared(*done);
@@ -800,15 +806,47 @@ Result<Acted> IntentRun::click(const Element& el, const ClickOptions& o) {
 }
 
 Result<Acted> IntentRun::type(const Element& el, const std::string& text, bool clear) {
+  auto covers = coversNow();
   auto done = act(el, [&](const Element& e) { return page.type(e, text, clear); });
-  if (done) {
-    bool secret = done->element.isSensitive() || page.isSecret(text);
-    log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : text) + done->detail);
-  }
+  if (!done) return done;
+  typedInto(done->element, std::move(covers));
+  bool secret = done->element.isSensitive() || page.isSecret(text);
+  log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : text) + done->detail);
   return done;
 }
 
+std::set<std::string> IntentRun::coversNow() const {
+  std::set<std::string> out;
+  for (const auto& p : scan.patterns) out.insert(p.name + " " + p.container);
+  return out;
+}
+
+void IntentRun::typedInto(const Element& el, std::set<std::string> covers_before) {
+  typed_ = Typed{el.id, std::move(covers_before)};
+}
+
+Status IntentRun::beforeKeys() {
+  // The text brought up a popup over the field (a product tour that starts at the first key
+  // typed, drawn as the page's reaction to the text): it went in whole, but a person closes the
+  // popup before pressing a key into the field. A step with a target finds it covered by
+  // itself; a key has none. The page's reaction is waited for first.
+  if (!typed_ || !clear_cover_) return Status::ok();
+  Typed typed = std::move(*typed_);
+  typed_.reset();
+  page.settle();
+  LSCOPE_RETURN_IF_ERROR(rescan());
+  const Element* field = scan.byId(typed.id);
+  const Pattern* popup = field ? page.coveringPopup(scan, field) : nullptr;
+  if (!popup || typed.covers_before.count(popup->name + " " + popup->container)) return Status::ok();
+  const std::string kind = popup->name;  // (clearing rescans: `popup` points into the old scan)
+  auto cleared = clear_cover_(kind);
+  if (!cleared) return cleared.status();
+  log(*cleared);
+  return rescan();
+}
+
 Status IntentRun::press(const std::string& combo, const Element* on) {
+  LSCOPE_RETURN_IF_ERROR(beforeKeys());
   LSCOPE_RETURN_IF_ERROR(page.press(combo, on));
   log("press " + combo + (on ? " on " + logLabel(*on) : ""));
   return Status::ok();

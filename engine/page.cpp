@@ -755,11 +755,13 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   if (el.isSensitive()) rememberSecret(text);
   static const std::set<std::string> kWholeValue = {"date", "time", "datetime-local", "month", "week", "color", "range"};
   const bool whole_value = kWholeValue.count(el.attributes.value("type", "")) > 0;
-  // Issue 17: a field nothing listens to keys or input on (its path, document, window) cannot
-  // tell key by key typing from one commit, so the text goes in one step; the value, and the
-  // change event on leaving, are the same. Control characters (a newline) stay keys.
+  // Issue 17: a field nothing listens to key events on (its path, document, window) cannot tell
+  // key by key typing from one commit, so the text goes in one step; the value, the input event
+  // (one, as for a paste), and the change event on leaving are the same. Control characters (a
+  // newline) stay keys. An editing host (contenteditable) too, once the click focused it.
   const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
-  const bool in_one_step = el.value && plain_text && (*b)->commitsText();
+  const bool may_commit = plain_text && (*b)->commitsText();
+  const bool in_one_step = el.value && may_commit;
   // And when nothing would hear the focusing press either, the scanner focuses the field and
   // selects its text in its point call (the text typed then replaces it): one round trip for
   // the press, the clearing and the question about keys. Appending keeps the press, which
@@ -779,6 +781,9 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     state_.typed = {state_.last_document, el.key, el.form};
     return std::string(" (synthetic events)");
   }
+  // Where the keys go after the click, asked once: whether it took the focus, takes text, and
+  // whether the page listens to key events there.
+  std::optional<ScannerClient::KeysTarget> focus;
   if (point->focused) {
     spdlog::debug("type: {} focused without the press (nothing on the page would hear it)", describe(el));
   } else {
@@ -795,9 +800,9 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // A field the click did not focus, the focus now on something that takes no text: a popup
     // opened over it since the last look (a product tour's overlay) took the click. Looked at
     // again, so that the caller sees the popup, closes it and tries once more.
-    if (el.value && el.frame.empty()) {
-      auto focus = scanner_.keysTarget(el.scanner_id, el.frame);
-      if (focus.on_target == false && focus.takes_text == false) {
+    if (el.frame.empty() || !el.value) focus = scanner_.keysTarget(el.scanner_id, el.frame);
+    if (focus && el.value && el.frame.empty()) {
+      if (focus->on_target == false && focus->takes_text == false) {
         scan();
         return Status(codes::kElementNotInteractable,
                       describe(el) + " did not take the focus: the click on it went to something over it",
@@ -814,17 +819,22 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // No value to read back (text, a label, a slider's handle): the click must have put the focus
     // in something that takes text, or the keys would go nowhere and "ok" lie. A box that mounts
     // its editor on the click focuses it a moment later: asked once more after a quiet spell.
-    if (!el.value && scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
+    if (!el.value && focus->takes_text == false) {
       untilStateDrawn();
-      if (scanner_.keysTarget(el.scanner_id, el.frame).takes_text == false) {
+      focus = scanner_.keysTarget(el.scanner_id, el.frame);
+      if (focus->takes_text == false) {
         return Status(codes::kElementNotInteractable,
                       describe(el) + " is no text field: the click on it focused nothing that takes text",
                       el.type == "select" ? "choose with select" : "type into a field: observe to find it");
       }
     }
   }
-  // Quietly focused, nothing listens to keys or input either (the scanner asked).
-  if (point->focused || (in_one_step && !scanner_.keysTarget(el.scanner_id, el.frame).listened)) {
+  // Quietly focused, nothing listens to keys or input either (the scanner asked); or clicked, and
+  // nothing listens to key events where the focus is.
+  const bool one_step = point->focused ||
+                        (may_commit && (el.value || focus->takes_text == true) &&
+                         !(focus ? *focus : scanner_.keysTarget(el.scanner_id, el.frame)).listened);
+  if (one_step) {
     LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
     // Text in one step can neither submit nor navigate: if the page heard none of it (settle
     // asks the registry), it ran no code and there is nothing to wait for.

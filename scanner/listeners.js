@@ -10,9 +10,9 @@
 //                         "<channel>-off" it has none any more    capture listener on the
 //   registry -> document: "<channel>-end" answered                 document sees it)
 //   installer -> document "<channel>-ping", registry answers "<channel>-pong": already installed.
-//   scanner -> element:   "<channel>-kq"  does anything on your path listen to keys or input?
+//   scanner -> element:   "<channel>-kq"  does anything on your path listen to key events?
 //   registry -> document: "<channel>-keys" or "<channel>-nokeys" (an engine types such a field
-//                         in one step when nothing could tell the difference)
+//                         in one step: nothing could tell keys from the text committed at once)
 //   scanner -> element:   "<channel>-pq"  would anything on your path hear a click on you, or
 //                                          keys and input typed into you?
 //                         "<channel>-lq"   would anything on your path hear the mouse leave you?
@@ -70,6 +70,8 @@
   const wmSet = W.WeakMap.prototype.set;
   const composedPathOf = W.Event.prototype.composedPath;
   const tagNameOf = getOwn(W.Element.prototype, 'tagName').get;
+  const editableDesc = W.HTMLElement && getOwn(W.HTMLElement.prototype, 'isContentEditable');
+  const editableOf = editableDesc && editableDesc.get;
   const WeakRefC = typeof W.WeakRef === 'function' ? W.WeakRef : null;
   const deref = WeakRefC ? W.WeakRef.prototype.deref : null;
 
@@ -245,9 +247,14 @@
     return { on, off };
   }
 
-  // Event types typing produces besides the value itself: a listener for any of them anywhere
-  // on a field's path (window and document included) means the keys must be typed one by one.
+  // Event types typing produces besides the value itself. Key events (and their handler
+  // properties) come only from keys: a listener for one of them anywhere on a field's path
+  // (window and document included) means the keys must be typed one by one. The others come
+  // from text committed in one step too, only fewer of them (one input event for the whole
+  // text, as a paste or an input method gives): the press question below still counts them.
   // Never taken back on removal: an error only costs speed.
+  const KEY_EVENTS = { keydown: 1, keyup: 1, keypress: 1 };
+  const KEY_EVENT_PROPS = ['onkeydown', 'onkeyup', 'onkeypress'];
   const KEYISH = { keydown: 1, keyup: 1, keypress: 1, beforeinput: 1, input: 1, textInput: 1, textinput: 1,
     compositionstart: 1, compositionupdate: 1, compositionend: 1, selectionchange: 1, selectstart: 1 };
   const KEY_PROPS = ['onkeydown', 'onkeyup', 'onkeypress', 'onbeforeinput', 'oninput', 'onselectionchange',
@@ -389,28 +396,31 @@
   on(doc, channel + '-ping', () => fire(doc, channel + '-pong'));
 
   // Key listeners on the queried field's path. A registry that came after the page's first
-  // scripts has not seen what they registered: it says keys.
-  function keysOn(path) {
+  // scripts has not seen what they registered: it says keys. `types`/`props`: which listeners
+  // count. `editingHosts`: an element the page made editable (contenteditable) counts as a field.
+  function keysOn(path, types, props, editingHosts) {
     if (late || !path.length) return true;
     // A field in a closed shadow tree is seen here as its host: what listens inside is unknown.
     let tag = '';
+    let editable = false;
     try {
       tag = apply(tagNameOf, path[0], []);
+      editable = editingHosts && !!editableOf && apply(editableOf, path[0], []) === true;
     } catch (e) {
       return true;
     }
-    if (tag !== 'INPUT' && tag !== 'TEXTAREA') return true;
+    if (tag !== 'INPUT' && tag !== 'TEXTAREA' && !editable) return true;
     // The path of a field in the document ends with the document and the window.
-    for (let i = 0; i < path.length; i++) if (listensForKeys(path[i])) return true;
+    for (let i = 0; i < path.length; i++) if (listensFor(path[i], types, props)) return true;
     return false;
   }
 
-  function listensForKeys(node) {
+  function listensFor(node, table, props) {
     const types = apply(wmGet, listenedTypes, [node]);
-    if (types) for (const type in types) if (KEYISH[type] === 1) return true;
-    for (let p = 0; p < KEY_PROPS.length; p++) {
+    if (types) for (const type in types) if (table[type] === 1) return true;
+    for (let p = 0; p < props.length; p++) {
       try {
-        if (node[KEY_PROPS[p]] != null) return true;
+        if (node[props[p]] != null) return true;
       } catch (e) {
         return true; // a getter that throws: unknown
       }
@@ -428,7 +438,8 @@
     }
     fire(doc, channel + (answer ? yes : no));
   });
-  askPath('-kq', '-keys', '-nokeys', keysOn);
+  // The key question: would a listener of the page tell keys from the text committed in one step?
+  askPath('-kq', '-keys', '-nokeys', (path) => keysOn(path, KEY_EVENTS, KEY_EVENT_PROPS, true));
 
   // Press question (issue 17's typing): would a listener of the page hear the focusing click on
   // the queried field (pointer and mouse events, and the selection it starts), or the keys and
@@ -436,7 +447,7 @@
   // same for the page as pressing it: the focus events are the same either way. "-lq" asks it of
   // the element the mouse is over now, for the events of the mouse leaving it. Whatever can hide
   // a listener (a registry that came late, a closed shadow root) makes it loud.
-  // (The selection's selectstart and selectionchange are the key question's.)
+  // (The selection's selectstart and selectionchange are counted with keys and input here.)
   const PRESS_TYPES = ['pointerover', 'pointerenter', 'pointermove', 'pointerrawupdate', 'pointerdown', 'pointerup',
     'gotpointercapture', 'lostpointercapture', 'mouseover', 'mouseenter', 'mousemove', 'mousedown', 'mouseup',
     'click', 'select', 'dragstart'];
@@ -447,7 +458,7 @@
     }
     return false;
   };
-  askPath('-pq', '-ploud', '-pquiet', (path) => keysOn(path) || heardOnPath(path, PRESS_TYPES));
+  askPath('-pq', '-ploud', '-pquiet', (path) => keysOn(path, KEYISH, KEY_PROPS, false) || heardOnPath(path, PRESS_TYPES));
   askPath('-lq', '-lloud', '-lquiet', (path) => late || !path.length || heardOnPath(path, LEAVE_TYPES));
 
   // Heard (issue 17's settle): from "-tarm" to "-tq", did any event an action produces (the

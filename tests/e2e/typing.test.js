@@ -1,6 +1,6 @@
-// Typing (issue 17): a field nothing listens to keys or input on gets its text in one step (one
-// Input.insertText, no key events: the page could not tell); a page with a key or input handler
-// gets every key, as from a person. Over CDP, where one-step commits exist; --log-level trace
+// Typing (issue 17): a field nothing listens to key events on gets its text in one step (one
+// Input.insertText, no key events: the page could not tell keys from a paste; an input handler
+// runs once); a page with a key handler gets every key, as from a person. Over CDP, where one-step commits exist; --log-level trace
 // shows the protocol's methods (never their params).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -75,6 +75,19 @@ test('a page that listens to keys gets every key and every input event', async (
   assert.match(r.stdout, /keys 3 inputs 3/);
   assert.equal(sent(r.stderr, 'Input.insertText'), 0);
   assert.ok(sent(r.stderr, 'Input.dispatchKeyEvent') >= 6, 'a key down and up per character');
+});
+
+test('a page that listens only to input gets the text in one step, into a field and into an editing host', async () => {
+  // No key listener anywhere on the path: keys and one commit differ only in how many input
+  // events come (one, as for a paste), so the text goes in one step and the page's handler runs
+  // once, with the whole text.
+  const r = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?input\ntype Query "ada"\ntype Comment "two words"\ntext css(#log)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  assert.match(r.stdout, /ok text\n\ninputs 2 query ada comment two words\n/);
+  assert.equal(sent(r.stderr, 'Input.insertText'), 2, 'one commit per field');
+  assert.equal(sent(r.stderr, 'Input.dispatchKeyEvent'), 0, 'no key events');
 });
 
 test("work a handler leaves to a short timer is in the action's response", async () => {
