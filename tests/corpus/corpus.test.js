@@ -52,7 +52,8 @@ describe('real-library corpus', () => {
   it('has tasks', () => assert.ok(tasks.length > 0));
   for (const task of tasks) {
     const name = `corpus ${task.name}`;
-    it(name, { skip: unsupported(name) }, async () => {
+    // A known gap (`# gap:`) runs as todo: its failure is reported, and fails no run.
+    it(name, { skip: unsupported(name), todo: task.gap || false }, async () => {
       const r = await runTask(task, site, { extraArgs: await browserArgs() });
       assert.ok(r.ok, `${task.title || task.name}: ${r.why}\n--- lscope run ---\n${r.output}`);
     });

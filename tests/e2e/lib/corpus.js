@@ -11,6 +11,9 @@
 //   # expect-output: ^\W*Fax\W.*not found                        (optional: a line of lscope's
 //   #                                                             answer matches this regex, for
 //   #                                                             what only the answer can say)
+//   # gap: <what lscope lacks>                                   (optional: a known gap, not yet
+//   #                                                             fixed; the task still runs and
+//   #                                                             its result is reported as todo)
 //   goto $BASE/corpus/reach/jqueryui-autocomplete.html        ($XBASE: a cross-site origin;
 //                                                             $CORPUS: this directory, for upload)
 //   type "Language" "ja"
@@ -51,10 +54,10 @@ export function loadTasks(dir = corpusDir, { only } = {}) {
 export function parseTask(file) {
   const text = fs.readFileSync(file, 'utf8');
   const name = path.relative(corpusDir, file).replace(/\.oil$/, '');
-  const task = { name, file, title: '', kind: 'reach', expect: [], output: [], script: '', problems: [] };
+  const task = { name, file, title: '', kind: 'reach', expect: [], output: [], script: '', problems: [], gap: '' };
   const lines = [];
   for (const line of text.split('\n')) {
-    const header = /^#\s*(task|kind|expect|expect-output):\s*(.*)$/.exec(line);
+    const header = /^#\s*(task|kind|expect|expect-output|gap):\s*(.*)$/.exec(line);
     if (!header) {
       lines.push(line);
       continue;
@@ -63,6 +66,7 @@ export function parseTask(file) {
     const [, key, value] = header;
     if (key === 'task') task.title = value.trim();
     if (key === 'kind') task.kind = value.trim();
+    if (key === 'gap') task.gap = value.trim();
     if (key === 'expect-output') {
       try {
         task.output.push(new RegExp(value.trim(), 'im'));
