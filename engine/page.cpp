@@ -1000,9 +1000,12 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   TargetSpec want;
   want.kind = TargetSpec::Kind::kText;
   want.value = text;
+  // (A multiple select's list may be a menu of checkable items: Fluent UI React's multiselect
+  // Dropdown.)
   auto isOption = [](const Element& e) {
+    const std::string role = e.attributes.value("role", "");
     return e.visible && (e.type == "option" || e.type == "menuitem" || e.type == "item" || e.type == "radio" ||
-                         e.attributes.value("role", "") == "option");
+                         role == "option" || role == "menuitemcheckbox" || role == "menuitemradio");
   };
   // The option, once the widget shows its list: exact text first (the resolver ranks it so).
   // Widgets whose options the scan folds into the widget (tom-select, select2) show them as
@@ -1113,6 +1116,15 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     }
   }
   Element chosen = *option;
+  // Chosen already, in a list of checkable items: a click would take the choice back. The list
+  // is closed as after a choice.
+  if (chosen.type == "checkbox" && chosen.checked.value_or(false)) {
+    spdlog::debug("select: {} is checked already", describe(chosen));
+    auto now = scan();
+    if (!now) return now.status();
+    LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *now, known, isOption));
+    return chosen.text;
+  }
   auto c = click(chosen);
   if (!c) return c.status();
   std::string shown;
@@ -1182,19 +1194,26 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
                   "observe the widget");
   }
   if (!ok) return ok;
+  if (last) LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *last, known, isOption));
+  return chosen.text;
+}
+
+Status Page::closeListLeftOpen(const Element& el, const Element& chosen, const PageScan& last,
+                               const std::set<int>& known, const std::function<bool(const Element&)>& isOption) {
   // A list that stays open after the choice (a multiple select's: Naive UI's, MUI's) covers what
   // lies below it: a person closes it (Escape) before going on. Not in a modal dialog, whose own
-  // Escape handler might close the dialog as well.
-  if (last) {
-    bool open = std::any_of(last->elements.begin(), last->elements.end(), [&](const Element& e) {
-      return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
-    });
-    if (open && !inModal(hooks(*last).in_modal(), el.id)) {
-      spdlog::debug("select: the list stays open after the choice; Escape closes it");
-      LSCOPE_RETURN_IF_ERROR((*b)->pressKey("Escape", 0, deadline));
-    }
-  }
-  return chosen.text;
+  // Escape handler might close the dialog as well. Open: options the widget showed, or the
+  // widget says so (a list an earlier choice left open holds no new options).
+  const Element* widget = last.byId(el.id);
+  bool open = (widget && widget->attributes.value("aria-expanded", "") == "true") ||
+              std::any_of(last.elements.begin(), last.elements.end(), [&](const Element& e) {
+                return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
+              });
+  if (!open || inModal(hooks(last).in_modal(), el.id)) return Status::ok();
+  auto b = backend();
+  if (!b) return b.status();
+  spdlog::debug("select: the list stays open after the choice; Escape closes it");
+  return (*b)->pressKey("Escape", 0, deadline);
 }
 
 std::optional<std::string> Page::closeOpenList(const std::string& cover, int& tries, Deadline until) {
@@ -1239,6 +1258,17 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
       for (const auto& e : state_.last->elements) {
         if ((e.type == "checkbox" || e.type == "radio") && e.visible && e.id != el.id && e.frame == el.frame &&
             e.rect.within(el.rect, 1)) {
+          boxes.push_back(&e);
+        }
+      }
+    }
+    // The words of a table row or a list item, the one checkbox on their line close by (Carbon's
+    // DataTable: each row's box before its name, outside the text's own box).
+    if (boxes.empty() && state_.last) {
+      const double top = el.rect.y, bottom = el.rect.y + el.rect.height;
+      for (const auto& e : state_.last->elements) {
+        if ((e.type == "checkbox" || e.type == "radio") && e.visible && e.id != el.id && e.frame == el.frame &&
+            e.rect.cy() >= top && e.rect.cy() <= bottom && e.rect.gapX(el.rect) <= 120) {
           boxes.push_back(&e);
         }
       }

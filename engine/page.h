@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -193,6 +194,9 @@ class Page {
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);
   void scanFrames(PageScan& page, const ScanRequest& request);
   Status settleOnce();
+  // After select chose `chosen` in `el`'s list: Escape, when the list is still open in `last`.
+  Status closeListLeftOpen(const Element& el, const Element& chosen, const PageScan& last, const std::set<int>& known,
+                           const std::function<bool(const Element&)>& isOption);
   Result<std::string> selectCustom(const Element& el, const std::string& text);
   // The button of the open modal dialog holding element `member` that confirms a choice made in
   // it ("OK", "Done", "Apply"), or null.

@@ -322,17 +322,25 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
     if (!anchors.empty()) {
       auto boxDistance = [](const Rect& a, const Rect& b) { return std::hypot(a.gapX(b), a.gapY(b)); };
       auto within = [](const Rect& r, const Rect& o) { return r.within(o, 1); };
+      auto sameLine = [](const Rect& r, const Rect& a) { return r.y < a.y + a.height && a.y < r.y + r.height; };
+      // Reading order: a label comes before its controls, so where a control follows the text on
+      // its line, one to the text's left (the previous card's) counts as farther. Where none
+      // follows it, the one on its left is its own (a table row's checkbox before the name).
+      std::vector<bool> follows(anchors.size(), false);
+      for (size_t i = 0; i < anchors.size(); ++i) {
+        for (const auto& c : cands) {
+          if (sameLine(c.e->rect, anchors[i]) && c.e->rect.x + c.e->rect.width > anchors[i].x) follows[i] = true;
+        }
+      }
       std::vector<std::pair<std::pair<double, double>, const Element*>> ordered;
       for (const auto& c : cands) {
         double best = 1e18, center = 1e18;
         bool inside = false;
-        for (const auto& a : anchors) {
-          // Reading order: a label comes before its controls, so on the same line a control to
-          // the label's left (the previous card's) counts as farther.
+        for (size_t i = 0; i < anchors.size(); ++i) {
+          const Rect& a = anchors[i];
           const Rect& r = c.e->rect;
-          bool same_line = r.y < a.y + a.height && a.y < r.y + r.height;
           double d = boxDistance(r, a);
-          if (same_line && r.x + r.width <= a.x) d = d * 3 + 20;
+          if (follows[i] && sameLine(r, a) && r.x + r.width <= a.x) d = d * 3 + 20;
           best = std::min(best, d);
           center = std::min(center, std::hypot(c.e->rect.cx() - a.cx(), c.e->rect.cy() - a.cy()));
           inside = inside || within(c.e->rect, a);

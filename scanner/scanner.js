@@ -1660,6 +1660,15 @@
     const combo = custom && tagOf(el) !== 'input' ? (original ? firstOf(el, 'input[role=combobox]') : hiddenComboboxOf(el)) : null;
     const comboName = combo ? accessibleName(combo, 'input') : '';
     if (comboName) return comboName;
+    // An ARIA checkbox or switch around a native one of its own, which its label names
+    // (PrimeReact's InputSwitch: the input at opacity 0 over the drawn switch): one control.
+    if (kind === 'checkbox' && tagOf(el) !== 'input' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby')) {
+      const own = firstOf(el, 'input[type=checkbox], input[type=radio]');
+      if (own && labelsOf(own).length && !collapse(safeInnerText(el))) {
+        const ownName = collapse(labelText(labelsOf(own)[0]));
+        if (ownName) return ownName;
+      }
+    }
     // A popup button over its host's options is named by the host's label (its own aria-label
     // reads the choice too: "Language, Choose one").
     const host = custom ? optionsHostOf(el) : null;
@@ -1765,7 +1774,7 @@
   // button in a table row, a kebab or meatball glyph drawn as a bare SVG).
   const MENU_TRIGGER_NAME = '…';
   // (At most three aliases: the engine reads "...", "⋯", "⋮" and "•••" as this name too.)
-  const MENU_TRIGGER_ALIASES = ['more', 'more actions', 'options'];
+  const MENU_TRIGGER_ALIASES = ['more options', 'more actions', 'options'];
 
   /** The name of an unnamed opener of a menu (aria-haspopup menu or true), or ''. */
   function menuTriggerName(el) {
@@ -1781,13 +1790,17 @@
    * with data-direction up/down in the field's box): "Increase" or "Decrease", from the
    * direction its data attribute or a class word names; '' for anything else.
    */
-  function stepButtonName(el) {
+  function stepButtonName(el, name) {
     let field = null;
     for (let n = parentElement(el), depth = 0; n && depth < 3 && !field; n = parentElement(n), depth++) {
       field = firstOf(n, 'input[type=number], input[inputmode=numeric], input[inputmode=decimal], [role=spinbutton]');
     }
     if (!field) return '';
-    const words = strSplit(lc(collapse(attr(el, 'data-direction') + ' ' + attr(el, 'class'))), /[\s_-]+/);
+    // (Class words split at camelCase too: "incrementTrigger".)
+    const named = name && reTest(/^(increment|increase|decrement|decrease)\b/i, name) ? name : '';
+    const said = attr(el, 'data-direction') + ' ' + attr(el, 'data-part') + ' ' + named + ' ' +
+        strReplace(attr(el, 'class'), /([a-z])([A-Z])/g, '$1 $2');
+    const words = strSplit(lc(collapse(said)), /[\s_-]+/);
     for (let i = 0; i < words.length; i++) {
       if (reTest(STEP_UP, words[i])) return 'Increase';
       if (reTest(STEP_DOWN, words[i])) return 'Decrease';
@@ -1890,10 +1903,23 @@
   // field not drawn (Quill's link tooltip input) is no other field.
   function nearbyText(el, editor) {
     let node = el;
+    // The control `el` is part of: itself, or the outermost box around it with a control's role
+    // (Blueprint's MultiSelect: a combobox box around the tags, their remove buttons and the
+    // input). Inside it, what comes before is the control's own (a chosen tag), no label.
+    let own = el;
+    for (let n = parentElement(el), level = 0; n && level < 6 && !LABEL_CLIMB_STOP[tagOf(n)]; n = parentElement(n), level++) {
+      try {
+        if (matches(n, FIELD_SELECTOR)) own = n;
+      } catch (e) {
+        break;
+      }
+    }
     // (Naive UI's field sits five boxes inside its form item, below the item's <label>.)
     for (let level = 0; level < 6; level++) {
-      const t = precedingLabel(node, editor);
-      if (t !== null) return t;
+      if (node === own || !nodeContains(own, node)) {
+        const t = precedingLabel(node, editor);
+        if (t !== null) return t;
+      }
       const up = parentElement(node);
       if (!up || LABEL_CLIMB_STOP[tagOf(up)]) return '';
       let fields = null;
@@ -1902,7 +1928,15 @@
       } catch (e) {
         fields = null;
       }
-      if (!fields || (editor ? filter(fields, isRenderedBox) : fields).length > 1) return '';
+      // Another control in the box: the text before it may be that one's. The control's own
+      // parts (a radio group's radios, a tag's remove button) are no other control, nor is one
+      // nobody sees (Radix's Slider keeps a hidden input beside its thumb).
+      if (!fields) return '';
+      for (let i = 0; i < fields.length; i++) {
+        const f = fields[i];
+        if (nodeContains(f, own) || nodeContains(own, f) || !isRenderedBox(f)) continue;
+        return '';
+      }
       node = up;
     }
     return '';
@@ -1967,6 +2001,8 @@
   const ICON_PREFIX = /^(?:fa|bi|ti|mdi|bx|bxs|bxl|ion(?:-(?:ios|md))?|glyphicon|icon|feather|lucide|octicon|la|las|lar|lab|fe|ri|uil|gg|pi|si|oi)-(.+)$/;
   // Style and size classes of those families, not glyph names.
   const ICON_NOT_GLYPH = /^(?:fa-(?:solid|regular|light|thin|duotone|sharp|brands|classic|fw|lg|xs|sm|xl|2xs|2xl|[1-9]x|10x|spin|pulse|beat|fade|bounce|flip|shake|border|inverse|li|ul|stack|stack-[12]x|pull-(?:left|right|start|end)|rotate-[0-9a-z-]+|flip-[a-z]+|swap-opacity|width-auto|sharp-[a-z]+)|ti-(?:[1-9]x|lg|sm|xs|spin|fw)|mdi-(?:spin|rotate-[0-9]+|flip-[hv]|light|dark|inactive|[0-9]+px)|bx-(?:xs|sm|md|lg|spin|tada|flashing|burst|fade-[a-z]+|rotate-[0-9]+|flip-[a-z]+|border|border-circle|pull-[a-z]+)|icon-(?:sm|lg|xs|md|xl|[0-9]+|fw|white|inline|size-[a-z0-9]+)|ion-(?:ios|md)|la-(?:lg|[1-9]x|fw|spin))$/;
+  // Size and tone classes beside a glyph ("bp6-icon-standard", "bp6-icon-large").
+  const ICON_SIZE_WORDS = { standard: 1, large: 1, small: 1, muted: 1, sm: 1, md: 1, lg: 1, xs: 1, xl: 1, inline: 1 };
   const NOT_GLYPH_WORDS = { has: 1, with: 1, btn: 1, button: 1, nav: 1, sidebar: 1, card: 1, list: 1,
     item: 1, input: 1, form: 1, header: 1, social: 1, app: 1, brand: 1, text: 1, link: 1, menu: 0,
     left: 1, right: 1, small: 1, large: 1, big: 1, svg: 1, font: 1, custom: 1, ui: 1, base: 1,
@@ -2002,9 +2038,18 @@
       if (m && !(strSlice(t, 0, 5) === 'icon-' && NOT_GLYPH_WORDS[strSplit(glyphWords(m[1]), ' ')[0]])) {
         return glyphWords(m[1]);
       }
+      // "bp6-icon-more" (Blueprint): a library's prefix, "icon", then the glyph.
+      const infixed = B.reExec(/^[a-z][a-z0-9]*-icon-([a-z][a-z0-9-]*)$/, t);
+      if (infixed && !ICON_SIZE_WORDS[infixed[1]]) return glyphWords(infixed[1]);
       const suffixed = B.reExec(/^([a-z][a-z0-9-]*?)[-_]icon$/, t);
-      // (PrimeVue's "p-icon": a one-letter stem is a library's prefix, no glyph.)
-      if (suffixed && suffixed[1].length > 1 && !NOT_GLYPH_WORDS[suffixed[1]]) return glyphWords(suffixed[1]);
+      // (PrimeVue's "p-icon": a one-letter stem is a library's prefix, no glyph; so is a stem
+      // ending in a version, Blueprint's "bp6-icon"; PrimeReact's "p-button-icon" is the icon of
+      // a button: a short prefix, then a component's word.)
+      const stem = suffixed ? strReplace(suffixed[1], /^[a-z]{1,2}\d?-/, '') : '';
+      if (suffixed && suffixed[1].length > 1 && !reTest(/\d$/, suffixed[1]) && !NOT_GLYPH_WORDS[suffixed[1]] &&
+          !NOT_GLYPH_WORDS[stem]) {
+        return glyphWords(suffixed[1]);
+      }
     }
     return '';
   }
@@ -2238,8 +2283,7 @@
     // A button that opens a listbox and shows a choice is a select (Tailwind Plus's el-select,
     // Headless UI's Listbox); so is the toggle drawn for an out-of-sight <select> (Preline's
     // Advanced Select; not the chips' "Remove item" buttons of choices.js).
-    if (tag === 'button' && !role && ((attr(el, 'aria-haspopup') === 'listbox' &&
-        reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) ||
+    if (tag === 'button' && !role && ((opensListbox(el) && reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) ||
         (hasAttribute(el, 'aria-expanded') && originalSelectOf(el)))) return 'select';
     if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
     if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
@@ -2253,6 +2297,39 @@
       case 'combobox': case 'listbox': return 'select';
       default: return 'generic';
     }
+  }
+
+  /** The box with role=combobox a text input is the one text field of (ARIA 1.1), or null. */
+  function comboboxBoxOf(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+      if (ariaRole(n) !== 'combobox' || isFormControl(n)) continue;
+      let inputs = null;
+      try {
+        inputs = elQsa(n, 'input:not([type=hidden]), textarea');
+      } catch (e) {
+        return null;
+      }
+      return inputs.length === 1 && inputs[0] === el ? n : null;
+    }
+    return null;
+  }
+
+  /**
+   * Whether a button opens a listbox: its own aria-haspopup, or that of the plain box around it
+   * when it is the box's one control (Blueprint's Select puts the popup's ARIA on its popover
+   * target, a div around the button).
+   */
+  function opensListbox(el) {
+    if (attr(el, 'aria-haspopup') === 'listbox') return true;
+    const up = parentElement(el);
+    if (!up || attr(up, 'aria-haspopup') !== 'listbox' || ariaRole(up) || isFormControl(up)) return false;
+    let fields = null;
+    try {
+      fields = elQsa(up, FIELD_SELECTOR);
+    } catch (e) {
+      return false;
+    }
+    return fields.length === 1 && fields[0] === el;
   }
 
   // Containers of suggestions and dropdown choices: a plain clickable inside is an option.
@@ -2364,7 +2441,7 @@
     const memo = scanMemo && scanMemo.hiddenCombos;
     let list = memo ? mapGet(memo, root) : undefined;
     if (!list) {
-      list = filter(queryAll(root, 'input[role=combobox]'), (c) => {
+      list = filter(queryAll(root, 'input[role=combobox], input[aria-haspopup=listbox][readonly]'), (c) => {
         if (!isFocusTargetCombobox(c) && attr(c, 'inputmode') !== 'none') return false;
         const st = styleOf(c);
         return !isVisible(c) || (!!st && st.pointerEvents === 'none');
@@ -2920,6 +2997,14 @@
     // A radio or checkbox of a group answers to its group's legend ("How often?").
     if (item.type === 'radio' || item.type === 'checkbox') add(legendOf(el) || radioGroupHeading(el));
     if (item.name === MENU_TRIGGER_NAME && menuTriggerName(el)) each(MENU_TRIGGER_ALIASES, add);
+    // Named arrows of a number field ("increment value": Zag's, Chakra's) are its "Increase" and
+    // "Decrease" too.
+    if (item.type === 'button' && item.name !== 'Increase' && item.name !== 'Decrease') add(stepButtonName(el, item.name));
+    // A named opener of a menu that shows only an icon (Carbon's OverflowMenu, "Options" by its
+    // tooltip) is the "…" a person sees too.
+    if (item.name !== MENU_TRIGGER_NAME && menuTriggerName(el) && !reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) {
+      add(MENU_TRIGGER_NAME);
+    }
     add(t['aria-label']);
     add(t.title);
     if (item.type !== 'input' && item.type !== 'textarea' && item.type !== 'select') {
@@ -2936,15 +3021,16 @@
    * The question of the group around a control: the <legend> of its <fieldset>, or the name of
    * the radiogroup it is slotted into (Web Awesome's wa-radio-group: a fieldset role=radiogroup
    * in the group's shadow root, labelled by a <label> whose slot falls back to the group's
-   * label), or, for a radiogroup named by nothing, the text just before it (Radix's RadioGroup
-   * under a plain heading), or ''.
+   * label), or, for a radiogroup named by nothing, the text just before it or before the box
+   * it is the one control of (Radix's RadioGroup under a plain heading), or ''.
    */
   function legendOf(el) {
     for (let n = flatParent(el), depth = 0; n && depth < 6; n = flatParent(n), depth++) {
       if (ariaRole(n) === 'radiogroup') {
         const text = labelledByText(n, false) || collapse(attr(n, 'aria-label'));
         if (text) return text;
-        const before = precedingLabel(n);
+        // (Just before it, or before the box it is the one control of: Blueprint's FormGroup.)
+        const before = nearbyText(n, false);
         if (before && before.length <= 60) return before;
       }
       if (tagOf(n) !== 'fieldset') continue;
@@ -3694,7 +3780,9 @@
       c.why = confirmClickable(c);
       if (!c.why) return null;
     }
-    if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el))) {
+    // (Carbon's Toggle: a `button role=switch` clipped to 1 px behind its visible <label for>.)
+    const checkableButton = tagOf(c.el) === 'button' && (ariaRole(c.el) === 'switch' || ariaRole(c.el) === 'checkbox');
+    if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el) || checkableButton)) {
       proxy = visibleLabelOf(c.el, cache) || (isNativeCheckable(c.el) ? drawnCheckableBox(c.el, cache) : null);
       if (proxy) vis = visibilityOf(proxy, cache, true);
     } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
@@ -4115,6 +4203,21 @@
   }
 
   /** What may be a transparent overlay (transparentOverlayVisibility). */
+  /** Whether `box` draws a slider around its one control: other boxes beside it, no control. */
+  function drawsSlider(box) {
+    if (!box || nodeType(box) !== ELEMENT_NODE) return false;
+    let controls = null;
+    try {
+      controls = queryAll(box, 'input, select, textarea, button');
+    } catch (e) {
+      return false;
+    }
+    if (controls.length !== 1) return false;
+    let drawn = 0;
+    for (let c = firstElementChild(box); c; c = nextElementSibling(c)) if (c !== controls[0]) drawn++;
+    return drawn > 0;
+  }
+
   function isOverlayKind(el) {
     const tag = tagOf(el);
     if (tag === 'select') return true;
@@ -4124,6 +4227,9 @@
       // A checkbox or radio laid transparent over the small box that draws it (AG Grid's row
       // selection box): a person clicks the drawing, and the input takes the click.
       if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return drawsCheckBox(composedParent(el));
+      // A range input laid transparent over the slider its box draws beside it, a rail and a
+      // thumb (Fluent UI React's Slider): it takes the pointer and the keys.
+      if (tag === 'input' && type === 'range') return drawsSlider(composedParent(el));
       if (tag === 'input' && NON_TEXT_INPUTS[type]) return false;
       // Only inside its own label: a transparent field without one is a honeypot or a focus trap.
       return !!wrappingLabelOf(el);
@@ -4161,7 +4267,9 @@
    * select a person clicks.
    */
   function isFocusTargetCombobox(el) {
-    return tagOf(el) === 'input' && ariaRole(el) === 'combobox' && hasAttribute(el, 'readonly');
+    // (PrimeReact's Dropdown: a read-only input with aria-haspopup=listbox and no role.)
+    return tagOf(el) === 'input' && hasAttribute(el, 'readonly') &&
+        (ariaRole(el) === 'combobox' || attr(el, 'aria-haspopup') === 'listbox');
   }
 
   /**
@@ -4292,6 +4400,16 @@
     }
     out.rect = rectJson(item.rect);
     out.attributes = relevantAttributes(el, tag, item.type, table);
+    // ARIA 1.1's combobox: a box with the role around its text input (Blueprint's MultiSelect).
+    // The input is what takes the text and opens the list: it carries the box's ARIA.
+    const box = tag === 'input' && !table.role && !table['aria-haspopup'] ? comboboxBoxOf(el) : null;
+    if (box) {
+      out.attributes.role = 'combobox';
+      for (const a of ['aria-haspopup', 'aria-expanded', 'aria-controls']) {
+        const v = attr(box, a);
+        if (v && out.attributes[a] === undefined) out.attributes[a] = truncate(v, 200);
+      }
+    }
     out.state = stateJson;
     out.modifiers = modifiersOf(item, stateJson, includeHidden, table);
     out.in_viewport = item.inViewport;

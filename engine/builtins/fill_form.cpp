@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -33,6 +34,22 @@ std::string valueText(const json& v) { return v.is_string() ? v.get<std::string>
 // without the role (Mantine's Select and MultiSelect inputs).
 bool opensList(const Element& e) {
   return e.attributes.value("role", "") == "combobox" || e.attributes.value("aria-haspopup", "") == "listbox";
+}
+
+// The element of `page` that a field no longer in it became: the same tag and name, where it was
+// (within 40 px), the nearest; or null.
+const Element* successorOf(const PageScan& page, const Element& gone) {
+  const Element* best = nullptr;
+  double best_d = 40;
+  for (const auto& e : page.elements) {
+    if (e.tag != gone.tag || e.text != gone.text || e.text.empty()) continue;
+    const double d = std::hypot(e.rect.cx() - gone.rect.cx(), e.rect.cy() - gone.rect.cy());
+    if (d <= best_d) {
+      best = &e;
+      best_d = d;
+    }
+  }
+  return best;
 }
 
 struct Assignment {
@@ -196,8 +213,14 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
                           : a.value.is_string() || a.value.is_number_integer() ? a.value : json(a.value.dump()));
       }
       std::vector<std::string> chosen;
+      Element field = el;
       for (const auto& option : options) {
-        done = run.act(el, [&](const Element& e) -> Result<std::string> {
+        // A pick may redraw the field as another element (Blueprint's MultiSelect drops its
+        // placeholder and its search type with the first tag): the next pick goes to its successor.
+        if (!run.scan.byId(field.id)) {
+          if (const Element* next = successorOf(run.scan, field)) field = *next;
+        }
+        done = run.act(field, [&](const Element& e) -> Result<std::string> {
           auto r = page.select(e, option);
           if (r) {
             chosen.push_back(*r);

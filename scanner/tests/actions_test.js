@@ -880,11 +880,13 @@ test('plain clickables act like controls: click a span link, a row, a delegated 
   assert.strictEqual(await t.evalTest('() => document.getElementById("return").value'), 'Mon Apr 15 2024');
 });
 
-test('key_listeners: a field is known to need key by key typing when anything on its path listens', async () => {
+test('key_listeners: a field is known to need key by key typing when anything on its path listens to key events', async () => {
+  const names = ['Plain', 'Notes', 'Attribute', 'Own listener', 'Delegated', 'Property', 'Change only', 'Key attribute',
+    'Key property'];
   const keysOf = async (t) => {
     const s = await ok(t, { cmd: 'scan' });
     const out = {};
-    for (const name of ['Plain', 'Notes', 'Attribute', 'Own listener', 'Delegated', 'Property', 'Change only']) {
+    for (const name of names) {
       const e = s.elements.find((x) => x.label === name || x.text === name || (x.name && x.name === name));
       assert.ok(e, `no field "${name}"`);
       await ok(t, { cmd: 'focus', id: e.id }); // the keys go where the focus is
@@ -892,16 +894,22 @@ test('key_listeners: a field is known to need key by key typing when anything on
     }
     return out;
   };
+  // Input and beforeinput listeners (an attribute, a property) hear the text committed in one
+  // step too: no keys needed there. Key listeners, own or delegated, attribute or property: keys.
+  const alone = {
+    Plain: false, Notes: false, Attribute: false, 'Own listener': true, Delegated: true, Property: false,
+    'Change only': false, 'Key attribute': true, 'Key property': true,
+  };
   let t = await open('key_listeners.html');
-  assert.deepStrictEqual(await keysOf(t), {
-    Plain: false, Notes: false, Attribute: true, 'Own listener': true, Delegated: true, Property: true, 'Change only': false,
-  });
+  assert.deepStrictEqual(await keysOf(t), alone);
   // Nothing focused: the keys would go to the body, no field: typed key by key.
   await t.evalTest('() => document.activeElement.blur()');
   const plain = (await ok(t, { cmd: 'scan' })).elements.find((x) => x.label === 'Plain' || x.text === 'Plain');
   assert.strictEqual((await ok(t, { cmd: 'key_listeners', id: plain.id })).keys, true);
-  // One input listener on window: every field is typed key by key.
+  // An input listener on window changes nothing; a keydown listener there: every field by keys.
   t = await open('key_listeners.html?window');
+  assert.deepStrictEqual(await keysOf(t), alone);
+  t = await open('key_listeners.html?windowkeys');
   const all = await keysOf(t);
   assert.ok(Object.values(all).every((k) => k === true), JSON.stringify(all));
 });

@@ -244,6 +244,36 @@ TEST_CASE("near measures from the anchor text's own box, not from the box it act
   CHECK(r->element->id == 1);  // from the body's middle, the third would be nearest
 }
 
+TEST_CASE("near: a row's control before its text is the row's own, unless a control follows the text on its line") {
+  // Carbon's DataTable: each row's checkbox ("Select row") sits left of the name; the next row's
+  // is below-left. Cards side by side: the control to the text's left is the previous card's
+  // where one follows the text on its line.
+  auto at = [](double x, double y) { return nlohmann::json{{"rect", {{"x", x}, {"y", y}, {"width", 20}, {"height", 24}}}}; };
+  PageScan rows = scanOf("http://x.test/", "T",
+                         {{"checkbox", "generic", "Select row", "#r1", {}, "", at(64, 486)},
+                          {"checkbox", "generic", "Select row", "#r2", {}, "", at(64, 534)}});
+  Rect text{104, 490, 80, 18};  // "Alan Turing", in the first row
+  ResolverHooks hooks;
+  hooks.find_text = [&](const std::string&, const std::string&) -> Result<std::vector<FoundText>> {
+    FoundText f;
+    f.element.id = 9;
+    f.element.rect = text;
+    f.via = "ancestor";
+    f.matched = "Alan Turing";
+    f.text_rect = text;
+    return std::vector<FoundText>{f};
+  };
+  auto r = resolveTarget(*parseTarget("\"Select row\" near \"Alan Turing\""), rows, hooks, false);
+  REQUIRE(r.ok());
+  CHECK(r->element->id == 1);
+  PageScan cards = scanOf("http://x.test/", "T",
+                          {{"checkbox", "generic", "Select row", "#c1", {}, "", at(80, 490)},
+                           {"checkbox", "generic", "Select row", "#c2", {}, "", at(200, 490)}});
+  auto c = resolveTarget(*parseTarget("\"Select row\" near \"Alan Turing\""), cards, hooks, false);
+  REQUIRE(c.ok());
+  CHECK(c->element->id == 2);  // the first card's box is nearer, but comes before the text
+}
+
 TEST_CASE("a field shows what was typed: the text, or its letters and digits in order") {
   CHECK(showsTyped("Ada Lovelace", "Ada Lovelace"));
   CHECK(showsTyped("(415) 555-2671", "4155552671"));  // an input mask's literals
