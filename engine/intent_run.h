@@ -74,11 +74,10 @@ struct IntentRun {
   Result<Acted> click(const Element& el, const ClickOptions& o = {});
   Result<Acted> type(const Element& el, const std::string& text, bool clear = true);
   Status press(const std::string& combo, const Element* on = nullptr);
-  // Typing that brought up a popup over its field (a tour at the first key): `coversNow` before
-  // the typing, `typedInto` after it, and `beforeKeys` before a key pressed into the field, which
-  // clears such a popup as a person would (press does it itself).
-  std::set<std::string> coversNow() const;
-  void typedInto(const Element& el, std::set<std::string> covers_before);
+  // Typing that brought up a popup over its field (a tour at the first key): `typedInto` after a
+  // typing (act noted the popups up before it), and `beforeKeys` before a key pressed into the
+  // field, which clears such a popup as a person would (press does it itself).
+  void typedInto(const Element& el);
   Status beforeKeys();
   // Runs another intent by name (nested: its actions join this log); true when it succeeded.
   Response runNested(const std::string& name, const json& params);
@@ -91,7 +90,8 @@ struct IntentRun {
     int id = 0;
     std::set<std::string> covers_before;
   };
-  std::optional<Typed> typed_;  // the last action typed (for beforeKeys)
+  std::set<std::string> covers_before_act_;  // the popups (kind and container) before the last act
+  std::optional<Typed> typed_;               // the last action typed (for beforeKeys)
 };
 
 // Runs an intent definition (built-in or steps) end to end: parameters, steps, verification,

@@ -580,10 +580,9 @@ Status Executor::runActionOnce(const StepDef& s) {
       const ParamDef* p = run_.def.param(ref.substr(1, ref.find('.') == std::string::npos ? std::string::npos : ref.find('.') - 1));
       if (p && p->sensitive) page.rememberSecret(t);
     }
-    auto covers = run_.coversNow();
     auto done = act([&](const Element& el) { return page.type(el, t, clear); });
     if (!done) return done.status();
-    run_.typedInto(done->element, std::move(covers));
+    run_.typedInto(done->element);
     bool secret = done->element.isSensitive() || page.isSecret(t);
     run_.log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : t) + done->detail);
     if (enter) {
@@ -782,7 +781,11 @@ Result<Acted> IntentRun::act(const TargetSpec& target, const Page::ActFn& fn, lo
     };
   }
   clear_cover_ = o.clear_cover;
-  typed_.reset();  // another action since the typing (its own target is checked for covers)
+  // The popups up before this action (for beforeKeys, when it types); another action since a
+  // typing ends that typing's watch (its own target is checked for covers).
+  covers_before_act_.clear();
+  for (const auto& p : scan.patterns) covers_before_act_.insert(p.name + " " + p.container);
+  typed_.reset();
   auto done = page.perform(target, fn, o);
   if (done) {
     logCleared(*done);
@@ -806,24 +809,15 @@ Result<Acted> IntentRun::click(const Element& el, const ClickOptions& o) {
 }
 
 Result<Acted> IntentRun::type(const Element& el, const std::string& text, bool clear) {
-  auto covers = coversNow();
   auto done = act(el, [&](const Element& e) { return page.type(e, text, clear); });
   if (!done) return done;
-  typedInto(done->element, std::move(covers));
+  typedInto(done->element);
   bool secret = done->element.isSensitive() || page.isSecret(text);
   log("type [" + std::to_string(done->element.id) + "] " + quote(secret ? std::string(kMask) : text) + done->detail);
   return done;
 }
 
-std::set<std::string> IntentRun::coversNow() const {
-  std::set<std::string> out;
-  for (const auto& p : scan.patterns) out.insert(p.name + " " + p.container);
-  return out;
-}
-
-void IntentRun::typedInto(const Element& el, std::set<std::string> covers_before) {
-  typed_ = Typed{el.id, std::move(covers_before)};
-}
+void IntentRun::typedInto(const Element& el) { typed_ = Typed{el.id, std::move(covers_before_act_)}; }
 
 Status IntentRun::beforeKeys() {
   // The text brought up a popup over the field (a product tour that starts at the first key

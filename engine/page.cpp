@@ -801,13 +801,11 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // opened over it since the last look (a product tour's overlay) took the click. Looked at
     // again, so that the caller sees the popup, closes it and tries once more.
     if (el.frame.empty() || !el.value) focus = scanner_.keysTarget(el.scanner_id, el.frame);
-    if (focus && el.value && el.frame.empty()) {
-      if (focus->on_target == false && focus->takes_text == false) {
-        scan();
-        return Status(codes::kElementNotInteractable,
-                      describe(el) + " did not take the focus: the click on it went to something over it",
-                      "dismiss_popups, then type again");
-      }
+    if (el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false) {
+      scan();
+      return Status(codes::kElementNotInteractable,
+                    describe(el) + " did not take the focus: the click on it went to something over it",
+                    "dismiss_popups, then type again");
     }
     // Emptied as it is now: the click may have filled it (a date range's end takes the start's
     // date when the start field loses the focus).
@@ -994,19 +992,22 @@ Result<std::string> Page::select(const Element& el, const json& option) {
   return sel;
 }
 
+namespace {
+// A choice of an open list, as select picks it. (A multiple select's list may be a menu of
+// checkable items: Fluent UI React's multiselect Dropdown.)
+bool isOption(const Element& e) {
+  const std::string role = e.attributes.value("role", "");
+  return e.visible && (e.type == "option" || e.type == "menuitem" || e.type == "item" || e.type == "radio" ||
+                       role == "option" || role == "menuitemcheckbox" || role == "menuitemradio");
+}
+}  // namespace
+
 Result<std::string> Page::selectCustom(const Element& el, const std::string& text) {
   auto b = backend();
   if (!b) return b.status();
   TargetSpec want;
   want.kind = TargetSpec::Kind::kText;
   want.value = text;
-  // (A multiple select's list may be a menu of checkable items: Fluent UI React's multiselect
-  // Dropdown.)
-  auto isOption = [](const Element& e) {
-    const std::string role = e.attributes.value("role", "");
-    return e.visible && (e.type == "option" || e.type == "menuitem" || e.type == "item" || e.type == "radio" ||
-                         role == "option" || role == "menuitemcheckbox" || role == "menuitemradio");
-  };
   // The option, once the widget shows its list: exact text first (the resolver ranks it so).
   // Widgets whose options the scan folds into the widget (tom-select, select2) show them as
   // text: found then like any text a person reads (find_text), outside the widget's own box.
@@ -1122,7 +1123,7 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     spdlog::debug("select: {} is checked already", describe(chosen));
     auto now = scan();
     if (!now) return now.status();
-    LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *now, known, isOption));
+    LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *now, known));
     return chosen.text;
   }
   auto c = click(chosen);
@@ -1194,12 +1195,12 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
                   "observe the widget");
   }
   if (!ok) return ok;
-  if (last) LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *last, known, isOption));
+  if (last) LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *last, known));
   return chosen.text;
 }
 
 Status Page::closeListLeftOpen(const Element& el, const Element& chosen, const PageScan& last,
-                               const std::set<int>& known, const std::function<bool(const Element&)>& isOption) {
+                               const std::set<int>& known) {
   // A list that stays open after the choice (a multiple select's: Naive UI's, MUI's) covers what
   // lies below it: a person closes it (Escape) before going on. Not in a modal dialog, whose own
   // Escape handler might close the dialog as well. Open: options the widget showed, or the
@@ -1253,25 +1254,24 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   if (el.type != "checkbox" && el.type != "radio" && !el.checked) {
     // A row or card named by what it shows, holding one checkbox (AG Grid's selection box in its
     // row): that box is what a person checks; more than one is no answer.
-    std::vector<const Element*> boxes;
-    if (state_.last) {
+    // Else the words of a table row or a list item: the one checkbox on their line close by
+    // (Carbon's DataTable: each row's box before its name, outside the text's own box).
+    const auto boxesWhere = [&](auto placed) {
+      std::vector<const Element*> out;
+      if (!state_.last) return out;
       for (const auto& e : state_.last->elements) {
         if ((e.type == "checkbox" || e.type == "radio") && e.visible && e.id != el.id && e.frame == el.frame &&
-            e.rect.within(el.rect, 1)) {
-          boxes.push_back(&e);
+            placed(e.rect)) {
+          out.push_back(&e);
         }
       }
-    }
-    // The words of a table row or a list item, the one checkbox on their line close by (Carbon's
-    // DataTable: each row's box before its name, outside the text's own box).
-    if (boxes.empty() && state_.last) {
-      const double top = el.rect.y, bottom = el.rect.y + el.rect.height;
-      for (const auto& e : state_.last->elements) {
-        if ((e.type == "checkbox" || e.type == "radio") && e.visible && e.id != el.id && e.frame == el.frame &&
-            e.rect.cy() >= top && e.rect.cy() <= bottom && e.rect.gapX(el.rect) <= 120) {
-          boxes.push_back(&e);
-        }
-      }
+      return out;
+    };
+    std::vector<const Element*> boxes = boxesWhere([&](const Rect& r) { return r.within(el.rect, 1); });
+    if (boxes.empty()) {
+      boxes = boxesWhere([&](const Rect& r) {
+        return r.cy() >= el.rect.y && r.cy() <= el.rect.y + el.rect.height && r.gapX(el.rect) <= 120;
+      });
     }
     if (boxes.size() == 1) {
       const Element box = *boxes.front();

@@ -195,8 +195,7 @@ class Page {
   void scanFrames(PageScan& page, const ScanRequest& request);
   Status settleOnce();
   // After select chose `chosen` in `el`'s list: Escape, when the list is still open in `last`.
-  Status closeListLeftOpen(const Element& el, const Element& chosen, const PageScan& last, const std::set<int>& known,
-                           const std::function<bool(const Element&)>& isOption);
+  Status closeListLeftOpen(const Element& el, const Element& chosen, const PageScan& last, const std::set<int>& known);
   Result<std::string> selectCustom(const Element& el, const std::string& text);
   // The button of the open modal dialog holding element `member` that confirms a choice made in
   // it ("OK", "Done", "Apply"), or null.

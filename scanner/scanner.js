@@ -1664,10 +1664,9 @@
     // (PrimeReact's InputSwitch: the input at opacity 0 over the drawn switch): one control.
     if (kind === 'checkbox' && tagOf(el) !== 'input' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby')) {
       const own = firstOf(el, 'input[type=checkbox], input[type=radio]');
-      if (own && labelsOf(own).length && !collapse(safeInnerText(el))) {
-        const ownName = collapse(labelText(labelsOf(own)[0]));
-        if (ownName) return ownName;
-      }
+      const ownLabel = own ? labelsOf(own)[0] : null;
+      const ownName = ownLabel && !collapse(safeInnerText(el)) ? collapse(labelText(ownLabel)) : '';
+      if (ownName) return ownName;
     }
     // A popup button over its host's options is named by the host's label (its own aria-label
     // reads the choice too: "Language, Choose one").
@@ -1791,19 +1790,20 @@
    * direction its data attribute or a class word names; '' for anything else.
    */
   function stepButtonName(el, name) {
-    let field = null;
-    for (let n = parentElement(el), depth = 0; n && depth < 3 && !field; n = parentElement(n), depth++) {
-      field = firstOf(n, 'input[type=number], input[inputmode=numeric], input[inputmode=decimal], [role=spinbutton]');
-    }
-    if (!field) return '';
+    // The words first (cheap; every button of a scan is asked), the field only for a step word.
     // (Class words split at camelCase too: "incrementTrigger".)
     const named = name && reTest(/^(increment|increase|decrement|decrease)\b/i, name) ? name : '';
     const said = attr(el, 'data-direction') + ' ' + attr(el, 'data-part') + ' ' + named + ' ' +
         strReplace(attr(el, 'class'), /([a-z])([A-Z])/g, '$1 $2');
     const words = strSplit(lc(collapse(said)), /[\s_-]+/);
-    for (let i = 0; i < words.length; i++) {
-      if (reTest(STEP_UP, words[i])) return 'Increase';
-      if (reTest(STEP_DOWN, words[i])) return 'Decrease';
+    let step = '';
+    for (let i = 0; i < words.length && !step; i++) {
+      if (reTest(STEP_UP, words[i])) step = 'Increase';
+      else if (reTest(STEP_DOWN, words[i])) step = 'Decrease';
+    }
+    if (!step) return '';
+    for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
+      if (firstOf(n, 'input[type=number], input[inputmode=numeric], input[inputmode=decimal], [role=spinbutton]')) return step;
     }
     return '';
   }
@@ -4202,22 +4202,15 @@
     return pv.visible ? { visible: true, reason: '', rect: r, view: pv.view, fixedRoot: pv.fixedRoot } : null;
   }
 
-  /** What may be a transparent overlay (transparentOverlayVisibility). */
-  /** Whether `box` draws a slider around its one control: other boxes beside it, no control. */
+  /** Whether `box` draws a slider around its one control: other boxes beside it. */
   function drawsSlider(box) {
-    if (!box || nodeType(box) !== ELEMENT_NODE) return false;
-    let controls = null;
-    try {
-      controls = queryAll(box, 'input, select, textarea, button');
-    } catch (e) {
-      return false;
-    }
-    if (controls.length !== 1) return false;
-    let drawn = 0;
-    for (let c = firstElementChild(box); c; c = nextElementSibling(c)) if (c !== controls[0]) drawn++;
-    return drawn > 0;
+    const only = box && nodeType(box) === ELEMENT_NODE ? soleControlOf(box) : null;
+    if (!only) return false;
+    for (let c = firstElementChild(box); c; c = nextElementSibling(c)) if (c !== only) return true;
+    return false;
   }
 
+  /** What may be a transparent overlay (transparentOverlayVisibility). */
   function isOverlayKind(el) {
     const tag = tagOf(el);
     if (tag === 'select') return true;
@@ -4282,11 +4275,17 @@
     // Rendered, only out of sight (opacity, z-index): not display:none, not hidden.
     if (!isRenderedBox(el) || labelsOf(el).length) return null;
     const box = parentElement(el);
-    if (!box || tagOf(box) === 'body' || queryAll(box, 'input, select, textarea, button').length !== 1) return null;
+    if (!box || tagOf(box) === 'body' || !soleControlOf(box)) return null;
     const text = collapse(safeInnerText(box));
     if (!text || text.length > 120 || !visibilityOf(box, cache, true).visible) return null;
     const r = getRect(box);
     return r.height <= 120 ? box : null;
+  }
+
+  /** The one control (input, select, textarea, button) inside `box`, or null: none or several. */
+  function soleControlOf(box) {
+    const list = queryAll(box, 'input, select, textarea, button');
+    return list.length === 1 ? list[0] : null;
   }
 
   /**
@@ -4296,7 +4295,7 @@
    */
   function drawnThumbOf(el, cache) {
     for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
-      if (queryAll(n, 'input, select, textarea, button').length !== 1) return null;
+      if (!soleControlOf(n)) return null;
       if (!visibilityOf(n, cache, true).visible) continue;
       const r = getRect(n);
       return r.width <= 64 && r.height <= 64 ? n : null;
