@@ -123,6 +123,10 @@ class Backend {
   // listens to keys on. The default (a backend that cannot) types it key by key.
   virtual Status commitText(const std::string& text, Deadline deadline) { return insertText(text, deadline); }
   virtual bool commitsText() const { return false; }
+  // Types key by key, the page's own work for each key done before the next is sent: a page
+  // that catches up between keys (a controlled field written back a render later) keeps every
+  // key, as at a typist's pace. The default types as insertText does.
+  virtual Status typePaced(const std::string& text, Deadline deadline) { return insertText(text, deadline); }
   // Presses and releases one key ("Enter", "Tab", "a", "F5") with modifiers.
   virtual Status pressKey(const std::string& key, int modifiers, Deadline deadline) = 0;
 

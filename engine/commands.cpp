@@ -90,7 +90,8 @@ std::vector<CommandSpec> buildTable() {
                {"key"}, false, true, false, true});
   t.push_back({"select", "Select option", "action", "Choose an option of a dropdown by text or value.",
                "select <target> <option>",
-               {target(), P{"option", T::kString, false, true, "option text or value", {}, true},
+               {target(), P{"option", T::kString, false, true, "option text or value; a list picks each (a multiple select)",
+                            {}, true, false, false, {}, true},
                 P{"index", T::kInteger, false, false, ""}, autoWait()},
                {"choose"}, false, false, true, true});
   t.push_back({"check", "Check", "action", "Check a checkbox, radio or switch.", "check <target>",

@@ -36,6 +36,7 @@ struct ParamSpec {
   bool sensitive = false;   // never echoed or logged (intent-engine.md §13.1)
   bool secret_ref = false;  // accepts "secret:NAME", resolved from the secret store
   std::string lead{};       // OIL: a word that may stand before this positional (extract links within …)
+  bool list_ok = false;     // a string, or a list of strings (select's options of a multiple select)
 };
 
 struct CommandSpec {

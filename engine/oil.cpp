@@ -116,6 +116,15 @@ Result<std::vector<Token>> tokenize(const std::string& s) {
       out.push_back({Tok::kQuoted, *q, start + 1, s.substr(start, i - start)});
       continue;
     }
+    // A JSON list of texts (select's options: ["Read", "Write"]); [5], an id as observations
+    // print it, stays a word.
+    const size_t text_at = s.find_first_not_of(" \t", i + 1);
+    if (c == '[' && text_at != std::string::npos && (s[text_at] == '"' || s[text_at] == '\'')) {
+      auto b = readBalanced(s, i, '[', ']');
+      if (!b) return b.status();
+      out.push_back({Tok::kJson, s.substr(start, i - start), start + 1, s.substr(start, i - start)});
+      continue;
+    }
     if (c == '{') {
       auto b = readBalanced(s, i, '{', '}');
       if (!b) return b.status();
@@ -358,6 +367,15 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
     }
     default:
       break;
+  }
+  if (p.list_ok && t.kind == Tok::kJson) {
+    // ["Read", "Write"]: the options of a multiple select, picked each in turn.
+    json list = parseJsonBounded(t.text);
+    if (list.is_array() && !list.empty() &&
+        std::all_of(list.begin(), list.end(), [](const json& v) { return v.is_string() || v.is_number(); })) {
+      for (auto& v : list) if (v.is_number()) v = v.dump();
+      return list;
+    }
   }
   if (!p.choices.empty()) {
     // Case does not matter; the value is the choice as spelled (an intent's enum: "High").
@@ -705,7 +723,12 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
         cmd.args[p->name] = v;
         break;
       case ParamType::kString: {
-        if (!v.is_string() && !v.is_number()) return bad("a string");
+        if (p->list_ok && v.is_array() && !v.empty() &&
+            std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); })) {
+          cmd.args[p->name] = v;
+          break;
+        }
+        if (!v.is_string() && !v.is_number()) return bad(p->list_ok ? "a string or a list of strings" : "a string");
         std::string s = v.is_string() ? v.get<std::string>() : v.dump();
         if (!p->choices.empty()) {
           std::string l = lower(s);

@@ -760,7 +760,9 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   // (one, as for a paste), and the change event on leaving are the same. Control characters (a
   // newline) stay keys. An editing host (contenteditable) too, once the click focused it.
   const bool plain_text = std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
-  const bool may_commit = plain_text && (*b)->commitsText();
+  // A code split over boxes takes a character per box and moves the focus on at each: keys.
+  const bool segmented = el.attributes.contains("segments");
+  const bool may_commit = plain_text && !segmented && (*b)->commitsText();
   const bool in_one_step = el.value && may_commit;
   // And when nothing would hear the focusing press either, the scanner focuses the field and
   // selects its text in its point call (the text typed then replaces it): one round trip for
@@ -801,6 +803,16 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // opened over it since the last look (a product tour's overlay) took the click. Looked at
     // again, so that the caller sees the popup, closes it and tries once more.
     if (el.frame.empty() || !el.value) focus = scanner_.keysTarget(el.scanner_id, el.frame);
+    // A picker the click opened beside the field may take the focus and drop it (PrimeReact's
+    // Calendar panel leaves it on the body): a person clicks the field again, still in sight.
+    // Only when the field is on top at its point (the hit test): a cover would take that click.
+    if (el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false) {
+      if (auto again = scanner_.point(el.scanner_id, el.frame, "click", false)) {
+        spdlog::debug("type: {} lost the focus to nothing on the click: clicked again", describe(el));
+        LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*again, MouseButton::kLeft, 1, 0, deadline));
+        focus = scanner_.keysTarget(el.scanner_id, el.frame);
+      }
+    }
     if (el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false) {
       scan();
       return Status(codes::kElementNotInteractable,
@@ -841,7 +853,22 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
   }
   state_.typed = {state_.last_document, el.key, el.form};
-  return typedLanded(el, text);
+  auto landed = typedLanded(el, text);
+  // Keys the field did not keep as typed, though it takes them all: a controlled field that
+  // writes its value back a render after each key (Carbon's NumberInput: the next key landed on
+  // the old value, "300" for "60") keeps up with a typist. Typed once more, the page's work for
+  // each key done before the next.
+  const std::string max = el.attributes.value("maxlength", "");
+  const bool fits = max.empty() || std::atoi(max.c_str()) <= 0 || utf16Length(text) <= std::atoi(max.c_str());
+  if (landed && !landed->empty() && !one_step && !segmented && clear && el.value && fits) {
+    spdlog::debug("type: {} did not keep the keys as typed; typed again at a typist's pace", describe(el));
+    // Over its text, selected, as a typist types over it: emptied first, such a field may write
+    // the old value back while the keys come.
+    LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
+    LSCOPE_RETURN_IF_ERROR((*b)->typePaced(text, deadline));
+    landed = typedLanded(el, text);
+  }
+  return landed;
 }
 
 namespace {
@@ -903,8 +930,14 @@ Status Page::clearForTyping(Backend& b, const Element& el) {
   // An input mask keeps a buffer of its own (Inputmask): a value emptied in one step reads to it
   // as one Backspace, and the keys typed next land among what it kept.
   // (Keys only into a field that has the focus: elsewhere Backspace is a page's shortcut.)
+  // A code split over boxes is emptied box by box by the scanner.
+  if (el.attributes.contains("segments")) return scanner_.clear(el.scanner_id, el.frame);
   if (auto keys = scanner_.keysTarget(el.scanner_id, el.frame); keys.listened && keys.takes_text != false) {
     LSCOPE_RETURN_IF_ERROR(b.pressKey("a", kModControl, deadline));
+    // A number field keeps no mask buffer: its text, selected, is replaced by the keys typed, as
+    // a person types over it. Emptied first, a controlled one may write its own "0" back while
+    // the keys arrive (Carbon's NumberInput read "00" for "60").
+    if (el.attributes.value("type", "") == "number") return Status::ok();
     LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
     if (el.attributes.value("type", "") == "password" || el.isSensitive()) {
       auto n = scanner_.valueLength(el.scanner_id, el.frame);
@@ -969,6 +1002,19 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
 
 Result<std::string> Page::select(const Element& el, const json& option) {
   startAction();
+  if (option.is_array()) {
+    // A <select multiple> takes its options at once (§3.6's text or value, as a list); the
+    // texts chosen, each quoted, joined, are the answer.
+    if (el.tag != "select") return Status(codes::kParameterInvalid, describe(el) + " takes its options one at a time");
+    auto chosen = scanner_.selectList(el.scanner_id, el.frame, "text", option);
+    if (!chosen && chosen.status().code() == codes::kElementNotFound) {
+      if (auto by_value = scanner_.selectList(el.scanner_id, el.frame, "value", option)) chosen = by_value;
+    }
+    if (!chosen) return chosen.status();
+    std::string joined;
+    for (const auto& t : *chosen) joined += (joined.empty() ? "" : ", ") + quote(t);
+    return joined;  // quoted already
+  }
   if (el.type == "slider") return setSlider(el, option.is_string() ? option.get<std::string>() : option.dump());
   bool native = el.tag == "select";
   if (!native || !el.visible) {
@@ -1138,6 +1184,12 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     // An option with a note ("Pro $20 / month") shows only its name in the widget ("Pro"): the
     // text asked for counts when the widget shows it as words.
     if (normalizeText(chosen.text) != normalizeText(text) && containsWords(normalizeText(shown), normalizeText(text))) {
+      return true;
+    }
+    // A list that stays open marks the option chosen (aria-selected; Carbon's
+    // FilterableMultiSelect, whose field shows only the filter typed): the page's own word.
+    if (const Element* opt = p.byId(chosen.id);
+        opt && opt->visible && opt->hasModifier("selected") && !chosen.hasModifier("selected")) {
       return true;
     }
     // A multiple select shows its choices as chips: all of its text counts, and so does the

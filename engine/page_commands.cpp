@@ -294,6 +294,39 @@ Response cmdType(CommandEnv& env, const Command& c) {
   });
 }
 
+// select with a list of options (a multiple select): a native <select multiple> takes them at
+// once; a widget has each picked in turn, the target found anew for each (a pick may redraw it:
+// a chip added, the placeholder gone), as `select` twice would.
+Response selectEach(CommandEnv& env, const Command& c, const json& options) {
+  Page& page = env.page;
+  json target_json;
+  Response r = page.actAndReport("select", [&]() -> Result<std::string> {
+    std::string chosen;
+    std::string cleared;
+    std::optional<Element> first;
+    for (size_t i = 0; i < options.size(); ++i) {
+      bool whole = false;
+      auto done = page.perform(*c.target, [&](const Element& el) -> Result<std::string> {
+        whole = i == 0 && el.tag == "select" && el.visible;
+        return page.select(el, whole ? options : options[i]);
+      }, actOptions(c));
+      if (!done) {
+        if (chosen.empty()) return done.status();
+        const Status& s = done.status();
+        return Status(s.code(), s.message() + " (after choosing " + chosen + ")", s.hint());
+      }
+      if (!first) first = done->element;
+      for (const auto& cl : done->cleared) cleared += " (" + cl + ")";
+      chosen += (chosen.empty() ? "" : ", ") + (whole ? done->detail : quote(done->detail));  // (at once: quoted)
+      if (whole) break;
+    }
+    target_json = elementJson(*first);
+    return describe(*first) + cleared + " ← " + chosen;
+  });
+  if (r.ok()) r.data["target"] = target_json;
+  return r;
+}
+
 Response cmdElement(CommandEnv& env, const Command& c) {
   Page& page = env.page;
   const std::string& n = c.name;
@@ -301,11 +334,12 @@ Response cmdElement(CommandEnv& env, const Command& c) {
   if (n == "select") {
     if (c.args.contains("index")) {
       option = c.args["index"];
-    } else if (c.args.value("option", "").empty()) {
+    } else if (!c.args.contains("option") || (c.args["option"].is_string() && c.args["option"].get<std::string>().empty())) {
       return errorResponse("select", Status(codes::kParameterMissing, "select needs an option", "select <target> \"Option text\""));
     } else {
       option = c.args["option"];
     }
+    if (option.is_array()) return selectEach(env, c, option);
   }
   return targetAction(env, c, n, [&](const Element& el) -> Result<std::string> {
     if (n == "hover") return page.hover(el);

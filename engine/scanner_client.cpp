@@ -119,6 +119,19 @@ Result<std::string> ScannerClient::selectValue(int id, const std::string& frame,
   return r->value("text", std::string());
 }
 
+Result<std::vector<std::string>> ScannerClient::selectList(int id, const std::string& frame, const std::string& by,
+                                                          const json& list) const {
+  auto r = call({{"cmd", "select"}, {"id", id}, {by, list}}, frame);
+  if (!r) return r.status();
+  std::vector<std::string> out;
+  if (auto t = r->find("texts"); t != r->end() && t->is_array()) {
+    for (const auto& v : *t) out.push_back(v.is_string() ? v.get<std::string>() : v.dump());
+  } else {
+    out.push_back(r->value("text", std::string()));
+  }
+  return out;
+}
+
 Result<std::string> ScannerClient::selectIndex(int id, const std::string& frame, int index) const {
   auto r = call({{"cmd", "select"}, {"id", id}, {"index", index}}, frame);
   if (!r) return r.status();

@@ -88,6 +88,9 @@ class ScannerClient {
   Result<std::string> selectText(int id, const std::string& frame, const std::string& text) const;
   Result<std::string> selectValue(int id, const std::string& frame, const std::string& value) const;
   Result<std::string> selectIndex(int id, const std::string& frame, int index) const;
+  // A <select multiple>'s options, all at once, by "text" or "value": the texts now chosen.
+  Result<std::vector<std::string>> selectList(int id, const std::string& frame, const std::string& by,
+                                              const json& list) const;
   Result<json> getValue(int id, const std::string& frame) const;
   // Characters in the field's value (utf16Length), masked ones included.
   Result<long long> valueLength(int id, const std::string& frame) const;

@@ -1961,7 +1961,7 @@
           looksLikeHeading(n)) {
         return '';
       }
-      if (tag === 'label' && (hasAttribute(n, 'for') || labelControl(n))) return '';
+      if (tag === 'label' && (labelControl(n) || labelsElsewhere(n, node))) return '';
       if (!isRenderedBox(n)) continue;
       if (firstOf(n, FIELD_SELECTOR + ', a[href]')) return '';
       const t = labelText(n);
@@ -1972,17 +1972,56 @@
   }
 
   /**
+   * A <label for> naming an element other than `node` (or one around or inside it). One whose
+   * `for` names nothing (PrimeReact's InputOtp drops the id its label points at) is read as a
+   * person reads it: the label of what follows.
+   */
+  function labelsElsewhere(label, node) {
+    const id = attr(label, 'for');
+    if (!id) return false;
+    let target = null;
+    try {
+      target = queryAll(getRootNode(label), '[id=' + cssString(id) + ']')[0] || null;
+    } catch (e) {
+      return true;
+    }
+    return !!target && !nodeContains(target, node) && !nodeContains(node, target);
+  }
+
+  /**
    * A title above a form ("Welcome back") is no label: a heading role, a title-like class, or
    * text set larger than the text around it (form fields have a smaller font of their own).
    */
   function looksLikeHeading(box) {
-    if (ariaRole(box) === 'heading' || reTest(/(^|[\s_-])(title|heading|header|caption|subtitle|headline)([\s_-]|$)/i, attr(box, 'class'))) {
-      return true;
+    if (ariaRole(box) === 'heading') return true;
+    if (reTest(/(^|[\s_-])(title|heading|header|caption|subtitle|headline)([\s_-]|$)/i, attr(box, 'class'))) {
+      return !drawnAsLabel(box);
     }
     const around = parentElement(box);
     const a = styleOf(box);
     const b = around ? styleOf(around) : null;
     return !!a && !!b && parseFloatSafe(a.fontSize) > 1.2 * parseFloatSafe(b.fontSize);
+  }
+
+  /**
+   * A box drawn as the labels of the fields around it are (a <label> within four boxes up, of
+   * the same size and weight): a person reads it as one, whatever its class says (PrimeReact's
+   * docs title a radio group with a span.field-title styled as the form's labels).
+   */
+  function drawnAsLabel(box) {
+    const st = styleOf(box);
+    if (!st) return false;
+    let up = parentElement(box);
+    for (let level = 0; up && level < 4 && tagOf(up) !== 'body'; up = parentElement(up), level++) {
+      const labels = elQsa(up, 'label');
+      for (let i = 0; i < labels.length && i < 40; i++) {
+        const l = labels[i];
+        if (nodeContains(l, box) || nodeContains(box, l) || !isRenderedBox(l)) continue;
+        const ls = styleOf(l);
+        if (ls && ls.fontSize === st.fontSize && ls.fontWeight === st.fontWeight) return true;
+      }
+    }
+    return false;
   }
 
   /** A label-like text: short (<= 60 characters, 8 words), without a trailing ":" or "*". */
@@ -3708,6 +3747,7 @@
       push(items, item);
     });
     items = settleClickables(items, vp);
+    items = joinSegmentedFields(items);
     const keys = assignKeys(items);
     markPrimaries(items);
 
@@ -3751,6 +3791,136 @@
         scan_ms: round(now() - t0),
       },
     };
+  }
+
+  // ----- a code split over boxes (one-time codes, PINs) -----
+  // Three to eight small text boxes side by side in a box of their own, alike, each taking one
+  // character, no words among them: a person reads one field ("Verification code"), clicks the
+  // first box and types the code; the page moves the focus on (Chakra's and Ark's PinInput,
+  // Mantine's PinInput, Ant Design's Input.OTP, react-otp-input). Listed as one element: the
+  // first box, named as the group is, its value the boxes' text joined, `segments` saying how
+  // many. The other boxes are not listed, nor a hidden input beside them that a label names
+  // (PinInput.HiddenInput: the form's value, its <label for> the group's name).
+  const SEGMENT_INPUT_TYPES = { '': 1, text: 1, tel: 1, number: 1, password: 1 };
+
+  function isSegmentBox(item) {
+    if (item.tag !== 'input' || !item.vis.visible || !SEGMENT_INPUT_TYPES[lc(attr(item.el, 'type'))]) return false;
+    const max = attr(item.el, 'maxlength');
+    if (max !== null && max !== '' && +max > 1) return false;
+    const r = item.rect;
+    return r.width > 0 && r.width <= 72 && r.width <= 1.6 * r.height;
+  }
+
+  /** The box around a segment box's group: its parent, or the parent's parent when the parent wraps it alone. */
+  function segmentContainer(el) {
+    const p = parentElement(el);
+    if (!p) return null;
+    return queryAll(p, 'input:not([type=hidden])').length > 1 ? p : parentElement(p);
+  }
+
+  function joinSegmentedFields(items) {
+    const groups = new B.Map(); // container -> its boxes' items, in document order
+    each(items, (item) => {
+      if (!isSegmentBox(item)) return;
+      const c = segmentContainer(item.el);
+      if (!c) return;
+      if (!mapHas(groups, c)) mapSet(groups, c, []);
+      push(mapGet(groups, c), item);
+    });
+    if (!groups.size) return items;
+    const drop = new B.Set();
+    B.mapForEach(groups, (boxes, container) => {
+      if (!isSegmentGroup(boxes, container)) return;
+      const els = map(boxes, (b) => b.el);
+      const proxies = filter(segmentProxies(container), (el) => !includes(els, el));
+      if (!saysCodeBoxes(els, container, proxies)) return;
+      const first = boxes[0];
+      const name = segmentGroupName(container, proxies, first);
+      first.name = name;
+      first.text = truncate(name, TEXT_MAX);
+      first.segments = els;
+      for (let i = 1; i < boxes.length; i++) setAdd(drop, boxes[i]);
+      each(items, (item) => { if (includes(proxies, item.el)) setAdd(drop, item); });
+    });
+    return drop.size ? filter(items, (item) => !setHas(drop, item)) : items;
+  }
+
+  function isSegmentGroup(boxes, container) {
+    const n = boxes.length;
+    if (n < 3 || n > 8) return false;
+    const r0 = boxes[0].rect;
+    for (let i = 1; i < n; i++) {
+      const r = boxes[i].rect;
+      const prev = boxes[i - 1].rect;
+      if (mathAbs(r.width - r0.width) > 3 || mathAbs(r.height - r0.height) > 3 || mathAbs(r.y - r0.y) > 4) return false;
+      const gap = r.x - (prev.x + prev.width);
+      if (gap < -1 || gap > 2 * r0.width) return false;
+    }
+    // No other field in the box, and no words: a row of labelled boxes ("R", "G", "B") is three fields.
+    const els = map(boxes, (b) => b.el);
+    const others = filter(queryAll(container, 'input, textarea, select'), (el) => !includes(els, el) && isVisible(el));
+    if (others.length) return false;
+    return !reTest(/[\p{L}\p{N}]/u, safeInnerText(container));
+  }
+
+  /**
+   * Small boxes side by side are not always one code (hours, minutes and seconds): the page says
+   * so by a character per box (maxlength 1), a one-time-code autocomplete, boxes named alike
+   * ("Digit 1", "Digit 2"; all "PinInput"), a hidden input holding the whole value, or a group
+   * of its own with a name.
+   */
+  function saysCodeBoxes(els, container, proxies) {
+    if (proxies.length) return true;
+    let max1 = true;
+    let otp = false;
+    const names = map(els, (el) => {
+      if (attr(el, 'maxlength') !== '1') max1 = false;
+      if (lc(attr(el, 'autocomplete')) === 'one-time-code') otp = true;
+      return collapse(attr(el, 'aria-label') || attr(el, 'placeholder'));
+    });
+    if (max1 || otp) return true;
+    const shape = (n) => strReplace(n, /\d+/g, '#');
+    if (names[0] && !filter(names, (n) => !n || shape(n) !== shape(names[0])).length) return true;
+    for (let g = container, up = 0; g && up < 3; g = parentElement(g), up++) {
+      if ((up === 0 || ariaRole(g) === 'group') && (attr(g, 'aria-labelledby') || attr(g, 'aria-label'))) return true;
+    }
+    return false;
+  }
+
+  /** Inputs in the group's box, or up to two boxes around it, that a person does not see. */
+  function segmentProxies(container) {
+    let a = container;
+    for (let up = 0; up < 2 && parentElement(a) && !LABEL_CLIMB_STOP[tagOf(parentElement(a))]; up++) a = parentElement(a);
+    return filter(queryAll(a, 'input'), (el) => lc(attr(el, 'type')) !== 'hidden' ? !isVisible(el) : !!elId(el));
+  }
+
+  /**
+   * The group's name: the label of a hidden input beside it, the group's own ARIA name (its box,
+   * or a role=group around it), the label before it, or the first box's name without its number
+   * ("pin code 1 of 4" -> "pin code").
+   */
+  function segmentGroupName(container, proxies, first) {
+    for (let i = 0; i < proxies.length; i++) {
+      const t = labelledByText(proxies[i], false) || controlLabelText(proxies[i]);
+      if (t) return t;
+    }
+    let g = container;
+    for (let up = 0; g && up < 3; g = parentElement(g), up++) {
+      if (up > 0 && ariaRole(g) !== 'group' && ariaRole(g) !== 'radiogroup') continue;
+      const t = labelledByText(g, false) || collapse(attr(g, 'aria-label'));
+      if (t) return t;
+    }
+    const near = nearbyText(container);
+    if (near) return near;
+    return collapse(strReplace(first.name, /\s*\b\d+\b.*$/, '')) || first.name;
+  }
+
+  /** The text of a segmented field's boxes, joined; null when `item` is no such field. */
+  function segmentsValue(item) {
+    if (!item.segments) return null;
+    let s = '';
+    each(item.segments, (el) => { s += str(rawValue(el, 'input', 'input')); });
+    return s;
   }
 
   function scopeFor(selector) {
@@ -4383,12 +4553,13 @@
     const el = item.el;
     const tag = item.tag;
     const table = attributeTable(el);
-    const stateJson = { visible: item.vis.visible,
-      enabled: table['aria-disabled'] !== 'true' && !isNativelyDisabled(el, tag), focused: active === el };
+    const stateJson = { visible: item.vis.visible, enabled: table['aria-disabled'] !== 'true' &&
+      !isNativelyDisabled(el, tag), focused: active === el || (!!item.segments && includes(item.segments, active)) };
     // A single select shows the text of its choice (a person reads "June", not its value "5").
     // A placeholder choice (value "") shows nothing.
     const chosen = tag === 'select' && !selectMultiple(el) ? selectedInfo(el) : null;
-    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : rawValue(el, tag, item.type);
+    const joined = segmentsValue(item);
+    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : joined !== null ? joined : rawValue(el, tag, item.type);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
     if (checked !== null) stateJson.checked = checked;
@@ -4399,6 +4570,7 @@
     }
     out.rect = rectJson(item.rect);
     out.attributes = relevantAttributes(el, tag, item.type, table);
+    if (item.segments) out.attributes.segments = '' + item.segments.length;
     // ARIA 1.1's combobox: a box with the role around its text input (Blueprint's MultiSelect).
     // The input is what takes the text and opens the list: it carries the box's ARIA.
     const box = tag === 'input' && !table.role && !table['aria-haspopup'] ? comboboxBoxOf(el) : null;
@@ -6638,6 +6810,11 @@
     const { item, kind } = editableItem(cmd, 'clear');
     ensureActionable(item, actionOptions(cmd, 'type'));
     focusForTyping(item.el, kind);
+    if (item.segments) {
+      // A code split over boxes: each box emptied, the last first, as Backspace would.
+      for (let i = item.segments.length - 1; i >= 0; i--) clearField(item.segments[i], 'input');
+      return { action: 'clear', id: item.id, value: segmentsValue(item) };
+    }
     const before = currentValue(item.el, kind);
     clearField(item.el, kind);
     if (kind !== 'editable' && before !== '') fire(item.el, 'Event', 'change', { bubbles: true });
@@ -6710,6 +6887,10 @@
         : hasOwn(cmd, 'index') && cmd.index !== null ? 'index' : '';
     if (!by) throw fail('SCRIPT_ERROR', 'select needs one of "value", "text" or "index"');
     const wanted = isArray(cmd[by]) ? cmd[by] : [cmd[by]];
+    if (wanted.length > 1 && !selectMultiple(el)) {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'select ' + itemLabel(item) + ' takes one option, not ' + wanted.length +
+          '; choose one');
+    }
     const opts = selectOptions(el);
     const indexes = map(wanted, (w) => {
       const i = findOption(opts, by, w);
@@ -6735,7 +6916,10 @@
     fire(el, 'Event', 'change', { bubbles: true });
     const now_ = selectedInfo(el);
     const out = { action: 'select', id: item.id, value: now_.value, text: now_.text, previous };
-    if (selectMultiple(el)) out.values = selectedValues(el);
+    if (selectMultiple(el)) {
+      out.values = selectedValues(el);
+      out.texts = map(filter(opts, (o) => optionSelected(o)), (o) => collapse(optionText(o)));
+    }
     return out;
   }
 
@@ -6928,6 +7112,7 @@
     let length = -1;
     if (checked !== null) value = checked;
     else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
+    else if (item.segments) value = maskIfPassword(el, segmentsValue(item));
     else {
       const raw = rawValue(el, item.tag, item.type);
       value = raw === null ? collapse(safeInnerText(el)) : maskIfPassword(el, raw);

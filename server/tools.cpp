@@ -29,6 +29,7 @@ json paramSchema(const ParamSpec& p) {
     case ParamType::kObject: s = {{"type", "object"}}; break;
     case ParamType::kArray: s = {{"type", "array"}}; break;
   }
+  if (p.list_ok) s = {{"type", {"string", "array"}}, {"items", {{"type", "string"}}}};
   if (!p.choices.empty()) s["enum"] = p.choices;
   if (!p.description.empty()) s["description"] = p.description;
   return s;

@@ -206,7 +206,13 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       // as `select` picks it; a value an autocomplete's list does not offer is typed (free text).
       // A list of values picks each in turn (a multiple select: Mantine's MultiSelect).
       std::vector<json> options;
-      if (a.value.is_array()) {
+      // A native <select multiple> takes the list at once (each pick alone would replace the last).
+      const bool at_once = a.value.is_array() && el.tag == "select" && el.visible;
+      if (at_once) {
+        json list = json::array();
+        for (const auto& v : a.value) list.push_back(valueText(v));
+        options.push_back(list);
+      } else if (a.value.is_array()) {
         for (const auto& v : a.value) options.push_back(json(valueText(v)));
       } else {
         options.push_back(autocomplete ? json(valueText(a.value))
@@ -232,7 +238,7 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
         });
         if (!done) break;
       }
-      for (const auto& c : chosen) shown += (shown.empty() ? "" : ", ") + quote(c);
+      for (const auto& c : chosen) shown += (shown.empty() ? "" : ", ") + (at_once ? c : quote(c));  // (at once: quoted)
     } else {
       std::string text = valueText(a.value);
       bool secret = el.isSensitive() || isSensitiveName(a.key);

@@ -231,6 +231,22 @@ describe('actions', () => {
     await ok('hover', { target: 'Email' });
   });
 
+  it('select with a list: a multiple select takes them at once, a list widget has each picked; a single select takes one', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/select-lists.html` });
+    const both = await ok('select', { target: 'Toppings', option: ['Cheese', 'Olives'] });
+    assert.match(both, /← "Cheese", "Olives"/);
+    assert.match(await pageText(), /toppings Cheese,Olives size S/);
+    const single = await fails('select', { target: 'Size', option: ['S', 'M'] });
+    assert.match(single, /takes one option/);
+    // fill_form: the list replaces the choice, all of it kept (one pick at a time kept the last).
+    const filled = await ok('fill_form', { data: { Toppings: ['Ham', 'Peppers'], Size: 'L' } });
+    assert.match(filled, /\[\d+\] select "Toppings" ← "Ham", "Peppers"/);
+    assert.match(await pageText(), /toppings Ham,Peppers size L/);
+    const widget = await ok('select', { target: 'Labels', option: ['Bug', 'Urgent'] });
+    assert.match(widget, /← "Bug", "Urgent"/);
+    assert.match(await pageText(), /labels Bug,Urgent/);
+  });
+
   it('a dialog that takes the focus before it shows: the keys it took are not called typed; login clears it and types again', async () => {
     const page = `${site.base}/e2e-pages/focus-trap.html`;
     await ok('goto', { url: page });

@@ -202,3 +202,39 @@ test('a popup that takes the focusing press is seen, not typed behind: type fail
   assert.match(filled.stdout, /dismiss_popups/);
   assert.match(filled.stdout, /signed in as ada@example\.com \(password 13 characters\)/);
 });
+
+test('a code split over boxes is one field: typed key by key into the first box, the page moving the focus on', async () => {
+  // code-boxes.html: six boxes behind one <label for> whose input handler moves the focus (a
+  // text in one step would land whole in the first box, which keeps one digit), and four
+  // password boxes in a role=group whose keydown handler writes each digit. Small boxes that are
+  // fields of their own (R, G, B; month, day, year; hours, minutes, seconds) stay fields.
+  const r = await runLscope(['--log-level', 'trace', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/code-boxes.html\nobserve\ntype "Verification code" "482913"\n` +
+      `type "Recovery PIN" "7391"\ntext css(#log)\ntype "Verification code" "105"\ntext css(#log)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const observed = r.stdout.split('\nok observe\n')[1].split('\nok type')[0];
+  assert.match(observed, /\[1\] input "Verification code"\n\[2\] input\/password "Recovery PIN"\n\[3\] input "R"\n\[4\] input "G"\n\[5\] input "B"\n\[6\] input "Month"\n\[7\] input "Day"\n\[8\] input "Year"\n\[9\] input "Hours"\n\[10\] input "Minutes"\n\[11\] input "Seconds"\n/);
+  assert.doesNotMatch(observed, /Digit/, 'the other boxes are not listed');
+  assert.match(r.stdout, /~ \[1\] input "Verification code": value "482913"/);
+  assert.match(r.stdout, /ok text\n\ncode 482913 pin \*\*\*\* pin-digits 4 pin-ok\n/);
+  assert.ok(!r.stdout.includes('7391') && !r.stderr.includes('7391'), 'the PIN, a password, is masked');
+  assert.match(r.stdout, /ok text\n\ncode 105___ pin/, 'typed again over a code: the boxes emptied first');
+  assert.equal(sent(r.stderr, 'Input.insertText'), 0, 'a key per box');
+});
+
+test('a field that keeps its value a task behind the keys is typed again at a typist\'s pace, and holds the text', async () => {
+  // typing.html?lagging: each key's input event puts the old value back and the new one is
+  // written by a zero timer (a component syncing its state from its props in an effect, as
+  // Carbon's NumberInput does). Keys sent back to back land on the old value; the field is
+  // typed again with the page's work for each key done before the next.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?lagging\ntype Query "grace"\ntext css(#log)\ntype Query "ada lovelace"\ntext css(#log)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  assert.match(r.stdout, /ok type \[1\] "Query" "grace"\n/);
+  assert.match(r.stdout, /ok text\n\nquery grace\n/);
+  assert.match(r.stdout, /ok text\n\nquery ada lovelace\n/);
+  assert.doesNotMatch(r.stdout, /the field reads/);
+  assert.ok(logged(r.stderr, "typed again at a typist's pace") >= 1, 'the retyping is in the debug log');
+});

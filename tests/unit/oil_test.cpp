@@ -261,3 +261,21 @@ TEST_CASE("a duration is one number and a unit, at most a day (fuzz_oil: --timeo
           std::string::npos);
   }
 }
+
+TEST_CASE("select takes a list of options for a multiple select; other text parameters stay text") {
+  Command both = parseOk("select \"Permissions\" [\"Read\", \"Write\"]");
+  REQUIRE(both.args["option"].is_array());
+  CHECK(both.args["option"] == lscope::json::array({"Read", "Write"}));
+  Command one = parseOk("select \"Country\" \"France\"");
+  CHECK(one.args["option"] == "France");
+  Command typed = parseOk("type \"Notes\" [\"a\"]");
+  CHECK(typed.args["text"] == "[\"a\"]");  // typed as written
+  auto mcp = lscope::commandFromArgs("select", {{"target", "Permissions"}, {"option", {"Read", "Write"}}});
+  REQUIRE(mcp.ok());
+  CHECK(mcp->args["option"].size() == 2);
+  auto mixed = lscope::commandFromArgs("select", {{"target", "Permissions"}, {"option", {"Read", 2}}});
+  REQUIRE_FALSE(mixed.ok());
+  CHECK(mixed.status().message().find("a string or a list of strings") != std::string::npos);
+  auto text = lscope::commandFromArgs("type", {{"target", "Notes"}, {"text", {"a"}}});
+  REQUIRE_FALSE(text.ok());
+}

@@ -619,6 +619,22 @@ Status CdpPage::insertText(const std::string& text, Deadline deadline) {
   return dispatchInOrder(events, deadline);
 }
 
+Status CdpPage::typePaced(const std::string& text, Deadline deadline) {
+  noteSynthesizedInput();
+  for (size_t i = 0; i < text.size(); ++i) {
+    auto key = keyForChar(text[i]);
+    if (!key) return dispatchInOrder({{"Input.insertText", json{{"text", text.substr(i)}}}}, deadline);
+    LSCOPE_RETURN_IF_ERROR(dispatchInOrder({{"Input.dispatchKeyEvent", keyEvent(*key, "keyDown", 0)},
+                                            {"Input.dispatchKeyEvent", keyEvent(*key, "keyUp", 0)}}, deadline));
+    // The work the key queued runs before the next key (a zero timer comes after it: React's
+    // scheduled render and effects). The answer alone left Carbon's NumberInput behind 7 times in 8.
+    auto caught_up = call("Runtime.evaluate",
+                          {{"expression", "new Promise((r) => setTimeout(r, 0))"}, {"awaitPromise", true}}, deadline);
+    if (!caught_up) return caught_up.status();
+  }
+  return Status::ok();
+}
+
 Status CdpPage::commitText(const std::string& text, Deadline deadline) {
   noteSynthesizedInput();
   return dispatchInOrder({{"Input.insertText", json{{"text", text}}}}, deadline);

@@ -55,6 +55,7 @@ class CdpPage final : public Backend, public GatedPage {
   Status mouseMove(Point to, Deadline deadline) override;
   Status insertText(const std::string& text, Deadline deadline) override;
   Status commitText(const std::string& text, Deadline deadline) override;
+  Status typePaced(const std::string& text, Deadline deadline) override;
   bool commitsText() const override { return true; }
   Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
   Result<std::string> screenshot(Deadline deadline) override;
