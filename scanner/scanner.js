@@ -1404,9 +1404,24 @@
   }
 
   /** Text of a <label> (or any box) without the text of the controls inside it. */
-  function labelText(label) { return collapse(textWithoutControls(label, 0)); }
+  /**
+   * A label's text as a person reads it: a part only screen readers get (Carbon's "Total items
+   * selected: 0." in a visually hidden span of the label) or a tooltip (an icon's SVG title) is
+   * left out, unless it is all there is.
+   */
+  function labelText(label) {
+    return collapse(textWithoutControls(label, 0, true)) || collapse(textWithoutControls(label, 0));
+  }
 
-  function textWithoutControls(node, depth) {
+  /** Clipped to nothing for the eye, there for a screen reader (.sr-only, .visually-hidden). */
+  function screenReaderOnly(el) {
+    const st = styleOf(el);
+    if (!st || (st.position !== 'absolute' && st.position !== 'fixed')) return false;
+    return reTest(/^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/, st.clip) || contains_(st.clipPath, 'inset(50%') ||
+        (parseFloatSafe(st.width) <= 1 && parseFloatSafe(st.height) <= 1 && st.overflow === 'hidden');
+  }
+
+  function textWithoutControls(node, depth, seenOnly) {
     let s = '';
     for (let c = firstChild(node); c; c = nextSibling(c)) {
       const t = nodeType(c);
@@ -1414,6 +1429,8 @@
       if (t !== ELEMENT_NODE || depth > 20) continue;
       const tag = tagOf(c);
       if (isFormControl(c) || tag === 'script' || tag === 'style') continue;
+      // (Nor an icon's tooltip, its SVG <title>: Carbon's chevron "Open menu" in a Dropdown.)
+      if (seenOnly && (tag === 'title' || screenReaderOnly(c))) continue;
       // (An icon's ligature, "arrow_drop_down", hidden from assistive technology: no label text.)
       if (attr(c, 'aria-hidden') === 'true') continue;
       // (A select's open list inside it, Fomantic UI's menu: choices offered, not its text.)
@@ -1424,8 +1441,8 @@
       }
       if (tag === 'img') s += ' ' + attr(c, 'alt') + ' ';
       else if (!isRenderedBox(c)) continue;
-      else if (tag === 'br' || tag === 'p' || tag === 'div') s += ' ' + textWithoutControls(c, depth + 1) + ' ';
-      else s += textWithoutControls(c, depth + 1);
+      else if (tag === 'br' || tag === 'p' || tag === 'div') s += ' ' + textWithoutControls(c, depth + 1, seenOnly) + ' ';
+      else s += textWithoutControls(c, depth + 1, seenOnly);
     }
     return s;
   }
