@@ -314,6 +314,13 @@ std::string normalizeOption(std::string name) {
   return lower(name);
 }
 
+// A non-empty JSON list of texts (select's options of a multiple select); numbers count as texts
+// where `numbers` (an OIL line writes 2 for "2").
+bool isTextList(const json& v, bool numbers) {
+  return v.is_array() && !v.empty() &&
+         std::all_of(v.begin(), v.end(), [&](const json& x) { return x.is_string() || (numbers && x.is_number()); });
+}
+
 // Converts one token to a typed JSON value for `p`, or an error naming the column.
 Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& spec) {
   switch (p.type) {
@@ -371,8 +378,7 @@ Result<json> typedValue(const ParamSpec& p, const Token& t, const CommandSpec& s
   if (p.list_ok && t.kind == Tok::kJson) {
     // ["Read", "Write"]: the options of a multiple select, picked each in turn.
     json list = parseJsonBounded(t.text);
-    if (list.is_array() && !list.empty() &&
-        std::all_of(list.begin(), list.end(), [](const json& v) { return v.is_string() || v.is_number(); })) {
+    if (isTextList(list, true)) {
       for (auto& v : list) if (v.is_number()) v = v.dump();
       return list;
     }
@@ -723,8 +729,7 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
         cmd.args[p->name] = v;
         break;
       case ParamType::kString: {
-        if (p->list_ok && v.is_array() && !v.empty() &&
-            std::all_of(v.begin(), v.end(), [](const json& x) { return x.is_string(); })) {
+        if (p->list_ok && isTextList(v, false)) {
           cmd.args[p->name] = v;
           break;
         }

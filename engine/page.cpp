@@ -803,17 +803,20 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // opened over it since the last look (a product tour's overlay) took the click. Looked at
     // again, so that the caller sees the popup, closes it and tries once more.
     if (el.frame.empty() || !el.value) focus = scanner_.keysTarget(el.scanner_id, el.frame);
+    const auto focusLost = [&] {
+      return el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false;
+    };
     // A picker the click opened beside the field may take the focus and drop it (PrimeReact's
     // Calendar panel leaves it on the body): a person clicks the field again, still in sight.
     // Only when the field is on top at its point (the hit test): a cover would take that click.
-    if (el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false) {
+    if (focusLost()) {
       if (auto again = scanner_.point(el.scanner_id, el.frame, "click", false)) {
         spdlog::debug("type: {} lost the focus to nothing on the click: clicked again", describe(el));
         LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*again, MouseButton::kLeft, 1, 0, deadline));
         focus = scanner_.keysTarget(el.scanner_id, el.frame);
       }
     }
-    if (el.value && el.frame.empty() && focus->on_target == false && focus->takes_text == false) {
+    if (focusLost()) {
       scan();
       return Status(codes::kElementNotInteractable,
                     describe(el) + " did not take the focus: the click on it went to something over it",
@@ -858,8 +861,8 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   // writes its value back a render after each key (Carbon's NumberInput: the next key landed on
   // the old value, "300" for "60") keeps up with a typist. Typed once more, the page's work for
   // each key done before the next.
-  const std::string max = el.attributes.value("maxlength", "");
-  const bool fits = max.empty() || std::atoi(max.c_str()) <= 0 || utf16Length(text) <= std::atoi(max.c_str());
+  const int max = std::atoi(el.attributes.value("maxlength", "").c_str());
+  const bool fits = max <= 0 || utf16Length(text) <= max;
   if (landed && !landed->empty() && !one_step && !segmented && clear && el.value && fits) {
     spdlog::debug("type: {} did not keep the keys as typed; typed again at a typist's pace", describe(el));
     // Over its text, selected, as a typist types over it: emptied first, such a field may write
@@ -1000,21 +1003,18 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
   return std::string();
 }
 
+Result<std::vector<std::string>> Page::selectList(const Element& el, const json& options) {
+  startAction();
+  if (!takesListAtOnce(el)) return Status(codes::kParameterInvalid, describe(el) + " takes its options one at a time");
+  auto chosen = scanner_.selectList(el.scanner_id, el.frame, "text", options);
+  if (!chosen && chosen.status().code() == codes::kElementNotFound) {
+    if (auto by_value = scanner_.selectList(el.scanner_id, el.frame, "value", options)) chosen = by_value;
+  }
+  return chosen;
+}
+
 Result<std::string> Page::select(const Element& el, const json& option) {
   startAction();
-  if (option.is_array()) {
-    // A <select multiple> takes its options at once (§3.6's text or value, as a list); the
-    // texts chosen, each quoted, joined, are the answer.
-    if (el.tag != "select") return Status(codes::kParameterInvalid, describe(el) + " takes its options one at a time");
-    auto chosen = scanner_.selectList(el.scanner_id, el.frame, "text", option);
-    if (!chosen && chosen.status().code() == codes::kElementNotFound) {
-      if (auto by_value = scanner_.selectList(el.scanner_id, el.frame, "value", option)) chosen = by_value;
-    }
-    if (!chosen) return chosen.status();
-    std::string joined;
-    for (const auto& t : *chosen) joined += (joined.empty() ? "" : ", ") + quote(t);
-    return joined;  // quoted already
-  }
   if (el.type == "slider") return setSlider(el, option.is_string() ? option.get<std::string>() : option.dump());
   bool native = el.tag == "select";
   if (!native || !el.visible) {

@@ -141,6 +141,10 @@ class Page {
   // Native <select>s by option text, value or index; custom dropdowns (select2, tom-select,
   // choices, ARIA listboxes) by opening them and clicking the option. Returns the chosen text.
   Result<std::string> select(const Element& el, const json& option);
+  // A <select multiple> takes a list of options at once (§3.6's text or value, as a list); a
+  // widget takes them one select at a time. The texts now chosen.
+  static bool takesListAtOnce(const Element& el) { return el.tag == "select" && el.visible; }
+  Result<std::vector<std::string>> selectList(const Element& el, const json& options);
   Result<std::string> setChecked(const Element& el, bool want);
   Result<std::string> hover(const Element& el);
   Result<std::string> focus(const Element& el);

@@ -301,27 +301,35 @@ Response selectEach(CommandEnv& env, const Command& c, const json& options) {
   Page& page = env.page;
   json target_json;
   Response r = page.actAndReport("select", [&]() -> Result<std::string> {
-    std::string chosen;
+    std::vector<std::string> texts;
     std::string cleared;
     std::optional<Element> first;
-    for (size_t i = 0; i < options.size(); ++i) {
-      bool whole = false;
+    const auto joined = [&] {
+      std::string s;
+      for (const auto& t : texts) s += (s.empty() ? "" : ", ") + quote(t);
+      return s;
+    };
+    bool whole = false;
+    for (size_t i = 0; i < options.size() && !whole; ++i) {
       auto done = page.perform(*c.target, [&](const Element& el) -> Result<std::string> {
-        whole = i == 0 && el.tag == "select" && el.visible;
-        return page.select(el, whole ? options : options[i]);
+        whole = i == 0 && Page::takesListAtOnce(el);
+        if (!whole) return page.select(el, options[i]);
+        auto all = page.selectList(el, options);
+        if (!all) return all.status();
+        texts = std::move(*all);
+        return std::string();
       }, actOptions(c));
       if (!done) {
-        if (chosen.empty()) return done.status();
+        if (texts.empty()) return done.status();
         const Status& s = done.status();
-        return Status(s.code(), s.message() + " (after choosing " + chosen + ")", s.hint());
+        return Status(s.code(), s.message() + " (after choosing " + joined() + ")", s.hint());
       }
       if (!first) first = done->element;
       for (const auto& cl : done->cleared) cleared += " (" + cl + ")";
-      chosen += (chosen.empty() ? "" : ", ") + (whole ? done->detail : quote(done->detail));  // (at once: quoted)
-      if (whole) break;
+      if (!whole) texts.push_back(done->detail);
     }
     target_json = elementJson(*first);
-    return describe(*first) + cleared + " ← " + chosen;
+    return describe(*first) + cleared + " ← " + joined();
   });
   if (r.ok()) r.data["target"] = target_json;
   return r;

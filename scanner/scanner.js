@@ -1403,9 +1403,9 @@
     return collapse(join(others, ' ')) || collapse(join(parts, ' '));
   }
 
-  /** Text of a <label> (or any box) without the text of the controls inside it. */
   /**
-   * A label's text as a person reads it: a part only screen readers get (Carbon's "Total items
+   * Text of a <label> (or any box) without the text of the controls inside it, as a person reads
+   * it: a part only screen readers get (Carbon's "Total items
    * selected: 0." in a visually hidden span of the label) or a tooltip (an icon's SVG title) is
    * left out, unless it is all there is.
    */
@@ -1416,9 +1416,10 @@
   /** Clipped to nothing for the eye, there for a screen reader (.sr-only, .visually-hidden). */
   function screenReaderOnly(el) {
     const st = styleOf(el);
-    if (!st || (st.position !== 'absolute' && st.position !== 'fixed')) return false;
-    return reTest(/^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/, st.clip) || contains_(st.clipPath, 'inset(50%') ||
-        (parseFloatSafe(st.width) <= 1 && parseFloatSafe(st.height) <= 1 && st.overflow === 'hidden');
+    if (!st) return false;
+    const positioned = st.position === 'absolute' || st.position === 'fixed';
+    return isClippedAway(st, st.position) ||
+        (positioned && parseFloatSafe(st.width) <= 1 && parseFloatSafe(st.height) <= 1 && st.overflow === 'hidden');
   }
 
   function textWithoutControls(node, depth, seenOnly) {
@@ -1995,13 +1996,7 @@
    */
   function labelsElsewhere(label, node) {
     const id = attr(label, 'for');
-    if (!id) return false;
-    let target = null;
-    try {
-      target = queryAll(getRootNode(label), '[id=' + cssString(id) + ']')[0] || null;
-    } catch (e) {
-      return true;
-    }
+    const target = id ? byIdInRoot(label, id) : null;
     return !!target && !nodeContains(target, node) && !nodeContains(node, target);
   }
 

@@ -207,12 +207,8 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       // A list of values picks each in turn (a multiple select: Mantine's MultiSelect).
       std::vector<json> options;
       // A native <select multiple> takes the list at once (each pick alone would replace the last).
-      const bool at_once = a.value.is_array() && el.tag == "select" && el.visible;
-      if (at_once) {
-        json list = json::array();
-        for (const auto& v : a.value) list.push_back(valueText(v));
-        options.push_back(list);
-      } else if (a.value.is_array()) {
+      const bool at_once = a.value.is_array() && Page::takesListAtOnce(el);
+      if (a.value.is_array()) {
         for (const auto& v : a.value) options.push_back(json(valueText(v)));
       } else {
         options.push_back(autocomplete ? json(valueText(a.value))
@@ -220,25 +216,34 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       }
       std::vector<std::string> chosen;
       Element field = el;
-      for (const auto& option : options) {
-        // A pick may redraw the field as another element (Blueprint's MultiSelect drops its
-        // placeholder and its search type with the first tag): the next pick goes to its successor.
-        if (!run.scan.byId(field.id)) {
-          if (const Element* next = successorOf(run.scan, field)) field = *next;
-        }
+      if (at_once) {
         done = run.act(field, [&](const Element& e) -> Result<std::string> {
-          auto r = page.select(e, option);
-          if (r) {
-            chosen.push_back(*r);
-            return std::string();
-          }
-          if (!autocomplete || r.status().code() != codes::kTargetNotFound) return r.status();
-          chosen.push_back(option.get<std::string>());
-          return page.type(e, chosen.back(), true);
+          auto all = page.selectList(e, json(options));
+          if (!all) return all.status();
+          chosen = std::move(*all);
+          return std::string();
         });
-        if (!done) break;
+      } else {
+        for (const auto& option : options) {
+          // A pick may redraw the field as another element (Blueprint's MultiSelect drops its
+          // placeholder and its search type with the first tag): the next pick goes to its successor.
+          if (!run.scan.byId(field.id)) {
+            if (const Element* next = successorOf(run.scan, field)) field = *next;
+          }
+          done = run.act(field, [&](const Element& e) -> Result<std::string> {
+            auto r = page.select(e, option);
+            if (r) {
+              chosen.push_back(*r);
+              return std::string();
+            }
+            if (!autocomplete || r.status().code() != codes::kTargetNotFound) return r.status();
+            chosen.push_back(option.get<std::string>());
+            return page.type(e, chosen.back(), true);
+          });
+          if (!done) break;
+        }
       }
-      for (const auto& c : chosen) shown += (shown.empty() ? "" : ", ") + (at_once ? c : quote(c));  // (at once: quoted)
+      for (const auto& c : chosen) shown += (shown.empty() ? "" : ", ") + quote(c);
     } else {
       std::string text = valueText(a.value);
       bool secret = el.isSensitive() || isSensitiveName(a.key);
