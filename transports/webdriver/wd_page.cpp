@@ -676,17 +676,33 @@ Status WdPage::mouseClick(Point at, MouseButton button, int click_count, int mod
   return Status::ok();
 }
 
+Status WdPage::typeKeys(const std::vector<std::string>& chars, size_t from, size_t to, Deadline deadline) {
+  json actions = json::array();
+  for (size_t i = from; i < to; ++i) {
+    std::string v = chars[i] == "\n" ? keyValue("Enter") : chars[i];
+    actions.push_back({{"type", "keyDown"}, {"value", v}});
+    actions.push_back({{"type", "keyUp"}, {"value", v}});
+  }
+  return performActions(json::array({keySource(actions)}), deadline);
+}
+
 Status WdPage::insertText(const std::string& text, Deadline deadline) {
   auto chars = codePoints(text);
   // Batches keep each request small; every character is a real keyDown/keyUp pair.
   for (size_t start = 0; start < chars.size(); start += 64) {
-    json actions = json::array();
-    for (size_t i = start; i < std::min(chars.size(), start + 64); ++i) {
-      std::string v = chars[i] == "\n" ? keyValue("Enter") : chars[i];
-      actions.push_back({{"type", "keyDown"}, {"value", v}});
-      actions.push_back({{"type", "keyUp"}, {"value", v}});
-    }
-    LSCOPE_RETURN_IF_ERROR(performActions(json::array({keySource(actions)}), deadline));
+    LSCOPE_RETURN_IF_ERROR(typeKeys(chars, start, std::min(chars.size(), start + 64), deadline));
+  }
+  return Status::ok();
+}
+
+Status WdPage::typePaced(const std::string& text, Deadline deadline) {
+  auto chars = codePoints(text);
+  for (size_t i = 0; i < chars.size(); ++i) {
+    LSCOPE_RETURN_IF_ERROR(typeKeys(chars, i, i + 1, deadline));
+    // As CdpPage::typePaced: the work the key queued (a zero timer: React's render and effects)
+    // runs before the next key, or a field that syncs its state a render late loses keys.
+    auto caught_up = execute("setTimeout(arguments[arguments.length - 1], 0);", json::array(), deadline, false);
+    if (!caught_up && caught_up.status().code() != kDialogInterrupted) return caught_up.status();
   }
   return Status::ok();
 }

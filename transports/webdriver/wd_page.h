@@ -69,6 +69,7 @@ class WdPage final : public Backend {
   Status mouseClick(Point at, MouseButton button, int click_count, int modifiers, Deadline deadline) override;
   Status mouseMove(Point to, Deadline deadline) override;
   Status insertText(const std::string& text, Deadline deadline) override;
+  Status typePaced(const std::string& text, Deadline deadline) override;
   Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
   Result<std::string> screenshot(Deadline deadline) override;
   Status waitForNetworkIdle(Millis quiet, Deadline deadline) override;
@@ -106,6 +107,8 @@ class WdPage final : public Backend {
   Status probe(Deadline deadline);
   Status historyMove(const std::string& path, const std::string& what, Deadline deadline);
   Status performActions(const json& sources, Deadline deadline);
+  // Key presses for chars[from, to), in one action sequence.
+  Status typeKeys(const std::vector<std::string>& chars, size_t from, size_t to, Deadline deadline);
   // Resizes the window so the viewport has the size asked for (where the remote end can).
   void fitViewport(Deadline deadline);
   void noteNewWindows(Deadline deadline);
