@@ -35,7 +35,9 @@ fi
 for dir in tests/e2e tests/fixtures tests/schemas tests/conformance; do
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules" ]; then
     echo "==> npm ci ($dir)"
-    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+    # IBM_TELEMETRY_DISABLED: Carbon's postinstall otherwise leaves background processes that
+    # report the install to IBM (they only reach the network if the machine lets them).
+    (cd "$dir" && IBM_TELEMETRY_DISABLED=true npm ci --no-audit --no-fund --loglevel=error)
   fi
 done
 

@@ -8,14 +8,18 @@
 // chromedriver attaches through goog:chromeOptions.debuggerAddress and drives the default context,
 // which the test resets before each task (one blank tab, no cookies or site data).
 // LSCOPE_CORPUS_OWN_BROWSER=1: each task launches its own browser, as lscope does by default.
+// LSCOPE_CORPUS_SAMPLE=per-page: every consent and intent task, and one reach task per page (the
+// one with the most commands); ctest's chromedriver run takes this sample, the CDP run takes all.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startFixtureServer, startCrossOriginServer } from '../e2e/lib/fixture_server.js';
-import { loadTasks, runTask } from '../e2e/lib/corpus.js';
+import { loadTasks, runTask, samplePerPage } from '../e2e/lib/corpus.js';
 import { unsupported, backendName, backendArgs } from '../e2e/lib/lscope.js';
 import { startChromium } from '../e2e/lib/chromium.js';
 
-const tasks = loadTasks();
+const sample = process.env.LSCOPE_CORPUS_SAMPLE || '';
+if (!['', 'per-page'].includes(sample)) throw new Error(`LSCOPE_CORPUS_SAMPLE="${sample}": use per-page, or leave it unset for every task`);
+const tasks = sample ? samplePerPage(loadTasks()) : loadTasks();
 let site;
 let xsite;
 let shared = null;

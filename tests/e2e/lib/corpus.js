@@ -50,6 +50,21 @@ export function loadTasks(dir = corpusDir, { only } = {}) {
   return out.filter((t) => (only instanceof RegExp ? only.test(t.name) : t.name.includes(only)));
 }
 
+// One reach task per page, the one with the most commands (the first of those by name), and every
+// consent and intent task: each library's richest interaction, for a second backend whose run of
+// the whole corpus would double the suite's longest job (LSCOPE_CORPUS_SAMPLE=per-page).
+export function samplePerPage(tasks) {
+  const steps = (t) => t.script.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#')).length;
+  const best = new Map();
+  for (const t of tasks) {
+    if (t.kind !== 'reach') continue;
+    const page = t.name.split('--')[0];
+    if (!best.has(page) || steps(t) > steps(best.get(page))) best.set(page, t);
+  }
+  const kept = new Set(best.values());
+  return tasks.filter((t) => t.kind !== 'reach' || kept.has(t));
+}
+
 // {name, file, title, kind, expect: [{event, fields}], output: [RegExp], script, problems}
 export function parseTask(file) {
   const text = fs.readFileSync(file, 'utf8');
