@@ -1396,7 +1396,11 @@
     each(strSplit(ids, /\s+/), (id) => {
       const ref = byIdInRoot(el, id);
       if (!ref) return;
-      const text = collapse(attr(ref, 'aria-label') || safeInnerText(ref) || textContent(ref));
+      // A rendered box's text leaves out what is hidden from assistive technology (accname 1.2,
+      // 2A: Carbon's Toggle labels itself by a box holding its aria-hidden "Off"); a hidden one
+      // still names (2B), by all its text.
+      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? collapse(textWithoutControls(ref, 0)) : '') ||
+          safeInnerText(ref) || textContent(ref));
       push(parts, text);
       if (!ownValue || !composedContains(el, ref)) push(others, text);
     });
