@@ -653,7 +653,8 @@ const Pattern* Page::coveringPopup(const PageScan& page, const Element* el) {
 
 // --- actions ---------------------------------------------------------------------------------
 
-Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard, bool focus_quiet) {
+Result<Point> Page::pointOf(const Element& el, const std::string& check, bool force, bool guard, bool focus_quiet,
+                            const std::string& reads) {
   // Clicks wait for a still target (Playwright's "stable"); typing and hovering do not need it.
   bool stable = check == "click" && !force;
   // Changes the action makes are counted from here (the top document only: settle asks there;
@@ -664,7 +665,7 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   std::optional<Point> offset;
   if (el.aim) offset = Point{el.aim->cx() - el.rect.cx(), el.aim->cy() - el.rect.cy()};
   const auto ask = [&] {
-    return scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet, offset);
+    return scanner_.point(el.scanner_id, el.frame, check, force, stable, guard, watch, focus_quiet, offset, reads);
   };
   auto point = ask();
   if (!point && point.status().code() == codes::kElementNotVisible && !force) {
@@ -711,7 +712,7 @@ Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
     LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, true));
     return std::string(" (forced: synthetic events)");
   }
-  auto point = pointOf(el, "click", false, /*guard=*/true);
+  auto point = pointOf(el, "click", false, /*guard=*/true, false, o.reads);
   if (!point && point.status().code() == codes::kUnknownCommand) {
     LSCOPE_RETURN_IF_ERROR(scanner_.click(el.scanner_id, el.frame, o.button, o.count, false));
     return std::string(" (synthetic events)");
@@ -1126,6 +1127,9 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
             typed = true;
             if (own && e.value && !e.value->empty()) LSCOPE_RETURN_IF_ERROR(scanner_.clear(e.scanner_id, e.frame));
             LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+            // The list filters as the keys arrive: an option seen before it is quiet may be in a
+            // row that shows another one a render later (PrimeReact's filtered Dropdown).
+            untilStateDrawn();
             break;
           }
         }
@@ -1172,8 +1176,22 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *now, known));
     return chosen.text;
   }
-  auto c = click(chosen);
-  if (!c) return c.status();
+  // Pressed only while it still reads its text: a list that re-sorts as options are chosen
+  // (Carbon's MultiSelect puts the chosen first, its rows keyed by position) draws another
+  // option into the same row. Found again then, at most twice.
+  for (int tries = 0;; ++tries) {
+    ClickOptions press;
+    press.reads = chosen.text;
+    auto c = click(chosen, press);
+    if (c) break;
+    if (c.status().code() != codes::kElementStale || tries == 2) return c.status();
+    spdlog::debug("select: {}", c.status().message());
+    auto again = scan();
+    if (!again) return again.status();
+    auto found = findOption(*again, true);
+    if (!found) return c.status();
+    chosen = *found;
+  }
   std::string shown;
   auto verify = [&](const PageScan& p) -> bool {
     const Element* now = p.byId(el.id);
@@ -1188,8 +1206,10 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     }
     // A list that stays open marks the option chosen (aria-selected; Carbon's
     // FilterableMultiSelect, whose field shows only the filter typed): the page's own word.
+    // (The same option: a list that reuses its rows may show another one there now.)
     if (const Element* opt = p.byId(chosen.id);
-        opt && opt->visible && opt->hasModifier("selected") && !chosen.hasModifier("selected")) {
+        opt && opt->visible && opt->hasModifier("selected") && !chosen.hasModifier("selected") &&
+        normalizeText(opt->text) == want_text) {
       return true;
     }
     // A multiple select shows its choices as chips: all of its text counts, and so does the
@@ -1257,12 +1277,22 @@ Status Page::closeListLeftOpen(const Element& el, const Element& chosen, const P
   // lies below it: a person closes it (Escape) before going on. Not in a modal dialog, whose own
   // Escape handler might close the dialog as well. Open: options the widget showed, or the
   // widget says so (a list an earlier choice left open holds no new options).
-  const Element* widget = last.byId(el.id);
-  bool open = (widget && widget->attributes.value("aria-expanded", "") == "true") ||
-              std::any_of(last.elements.begin(), last.elements.end(), [&](const Element& e) {
-                return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
-              });
-  if (!open || inModal(hooks(last).in_modal(), el.id)) return Status::ok();
+  const auto isOpen = [&](const PageScan& page) {
+    const Element* widget = page.byId(el.id);
+    return (widget && widget->attributes.value("aria-expanded", "") == "true") ||
+           std::any_of(page.elements.begin(), page.elements.end(), [&](const Element& e) {
+             return e.id != el.id && e.id != chosen.id && !known.count(e.id) && isOption(e);
+           });
+  };
+  if (!isOpen(last) || inModal(hooks(last).in_modal(), el.id)) return Status::ok();
+  // Only once the page is done with the choice, as a person sees it taken first: a list may
+  // close a frame later by itself, and a key pressed while the page still handles the click
+  // races with it (Carbon's FilterableMultiSelect then highlights an option of the closed,
+  // re-sorted list, and the next blur picks that one).
+  untilStateDrawn();
+  auto now = scan();
+  if (!now) return now.status();
+  if (!isOpen(*now)) return Status::ok();
   auto b = backend();
   if (!b) return b.status();
   spdlog::debug("select: the list stays open after the choice; Escape closes it");

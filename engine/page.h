@@ -54,6 +54,9 @@ struct ClickOptions {
   MouseButton button = MouseButton::kLeft;
   int count = 1;
   bool force = false;  // the element gets the click even when something covers it
+  // The text the element must still read when pressed (ScannerClient::point's `reads`): an
+  // option of a list that re-sorts or reuses its rows is otherwise pressed as whatever it shows.
+  std::string reads;
 };
 
 // How actions wait and what they do about covers (auto-wait, issue 12 item 2).
@@ -192,7 +195,7 @@ class Page {
   // Waits for the DOM's first quiet moment, for a state or value a component draws late.
   void untilStateDrawn();
   Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false,
-                        bool focus_quiet = false);
+                        bool focus_quiet = false, const std::string& reads = {});
   // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
   // again) when the page moved and the press landed elsewhere; the guard held that press back.
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);

@@ -46,8 +46,9 @@ Result<json> ScannerClient::scan(const ScanRequest& r, const std::string& frame)
 
 Result<Point> ScannerClient::point(int id, const std::string& frame, const std::string& check, bool force,
                                    bool stable, bool guard, bool watch, bool focus_quiet,
-                                   std::optional<Point> offset) const {
+                                   std::optional<Point> offset, const std::string& reads) const {
   json cmd = {{"cmd", "point"}, {"id", id}, {"check", check}, {"force", force}};
+  if (!reads.empty()) cmd["reads"] = reads;
   if (offset) cmd["offset"] = {{"x", offset->x}, {"y", offset->y}};
   if (stable) cmd["stable"] = true;
   if (guard) cmd["guard"] = true;

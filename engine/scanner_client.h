@@ -64,9 +64,11 @@ class ScannerClient {
   // `focus_quiet` (type): where no listener of the page would hear the focusing press nor the
   // keys, the scanner focuses the field and selects its text itself (Point::focused).
   // `offset`: from the middle of its box (the resolver's aim at words inside it).
+  // `reads`: the text it was chosen by, which it must still read (ELEMENT_STALE if the page drew
+  // something else into it since the scan).
   Result<Point> point(int id, const std::string& frame, const std::string& check, bool force,
                       bool stable = false, bool guard = false, bool watch = false, bool focus_quiet = false,
-                      std::optional<Point> offset = std::nullopt) const;
+                      std::optional<Point> offset = std::nullopt, const std::string& reads = {}) const;
   // The DOM changes since point(..., watch), a pending short timer counting as one; nullopt
   // when no watch was armed (or no answer).
   // With quiet_ms and none counted, the same call then waits for a still spell (wait_quiet with

@@ -5926,7 +5926,11 @@
           round(pt.x) + ', ' + round(pt.y) + ')' + (opts.scroll ? '' : '; use scroll_into_view'));
     }
     const hit = hitAt(item.ctx.chain, pt.x, pt.y);
-    if (!opts.force && opts.check !== 'type' && !receivesPointer(item, hit, pt)) {
+    // A text field's press only focuses it, wherever it lands, but not on an open list over it:
+    // there it picks an option (PrimeReact's Dropdown panel, still fading out over the next field).
+    const typingOnList = opts.check === 'type' && hit && !composedContains(item.el, hit) &&
+        !composedContains(hit, item.el) && !!openListOver(hit, item);
+    if (!opts.force && (typingOnList || (opts.check !== 'type' && !receivesPointer(item, hit, pt)))) {
       // (A target made inert while a list is open, by the list's widget: Headless UI's
       // Combobox makes the rest of the page inert; a person's click closes the list first.)
       const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item)
@@ -6410,6 +6414,17 @@
           throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is still moving ' +
               '(animating) after 10 frames; wait for it to settle');
         }
+      }
+    }
+    // `reads`: the text the caller chose it by, checked last, right before the press: a list that
+    // reuses its rows (keyed by position, re-sorted as options are chosen) may draw another option
+    // into this element since the scan, or while it was waited for.
+    const reads = lc(collapse(strReplace(str(param(cmd, 'reads', '')), /…$/, '')));
+    if (reads) {
+      const now = collapse(accessibleName(item.el, item.type) || safeInnerText(item.el));
+      if (strIndexOf(lc(now), reads) < 0) {
+        throw fail('ELEMENT_STALE', 'element [' + item.id + '] now reads "' + truncate(now, 60) + '", not "' +
+            truncate(str(param(cmd, 'reads', '')), 60) + '": the page drew something else there; run scan to refresh');
       }
     }
     if (param(cmd, 'guard', false) === true && check === 'click') armGuard(item);

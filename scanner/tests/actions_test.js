@@ -117,6 +117,20 @@ test('point returns top-level coordinates that native input can use', async () =
   assert.strictEqual(hit, 'wrapped', 'a wrapped inline link is hit on its first line box');
 });
 
+test('point with reads: an element the page drew something else into since the scan is stale', async () => {
+  // A list that reuses its rows by position (Carbon's MultiSelect re-sorts its options as they
+  // are chosen): the row found as one option may show another by the time it is pressed.
+  const t = await open('playground.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const id = byText(s, 'Event target');
+  await ok(t, { cmd: 'point', id, reads: 'Event target' });
+  await ok(t, { cmd: 'point', id, reads: 'event TARGET' });
+  await t.evalTest('() => { document.querySelector("#target").textContent = "Another row"; }');
+  const why = await err(t, { cmd: 'point', id, reads: 'Event target' }, 'ELEMENT_STALE');
+  assert.match(why, /now reads "Another row", not "Event target"/);
+  await ok(t, { cmd: 'point', id });
+});
+
 test('watched with a still window sees what the page draws in its next frames', async () => {
   const t = await open('playground.html');
   const s = await ok(t, { cmd: 'scan' });
@@ -641,6 +655,11 @@ test('a cover that is an open list of choices says so (a person closes it with E
   assert.ok(listed.includes('is covered by an open list (div.head'), listed);
   const plain = await err(t, { cmd: 'click', id: byText(s, 'Under') }, 'ELEMENT_NOT_INTERACTABLE');
   assert.ok(plain.includes('is covered by div#veil') && !plain.includes('open list'), plain);
+  // A text field's focusing press lands wherever it may, except on an open list: there it would
+  // pick an option (PrimeReact's Dropdown panel, fading out over the next field).
+  const typing = await err(t, { cmd: 'point', id: byText(s, 'City'), check: 'type' }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.ok(typing.includes('is covered by an open list (div "Green"'), typing);
+  await ok(t, { cmd: 'point', id: byText(s, 'Note'), check: 'type' });
   await t.evalTest(() => { document.getElementById('modal').hidden = false; });
   const modal = await err(t, { cmd: 'click', id: byText(s, 'Continue') }, 'ELEMENT_NOT_INTERACTABLE');
   assert.ok(modal.includes('is covered by div.head') && !modal.includes('open list'), modal);
