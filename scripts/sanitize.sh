@@ -4,6 +4,10 @@
 # ${LSCOPE_FUZZ_SECONDS:-30} s. Any sanitizer report fails the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Unoptimised: the checks are about correctness, and the build was the longest part of the
+# suite's run on CI (2,066 s on 2 cores beside the other suites). The fuzzers' 30 s below then
+# make fewer executions; scripts/fuzz.sh alone builds at -O2.
+export LSCOPE_ASAN_OPT="${LSCOPE_ASAN_OPT:--O0}"
 scripts/build-asan.sh
 # abort_on_error: a report ends the process with a signal, never a quiet exit code.
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1"
