@@ -860,24 +860,16 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
   auto landed = typedLanded(el, text);
   // Keys the field did not keep as typed, though it takes them all: a controlled field that
   // writes its value back a render after each key (Carbon's NumberInput: the next key landed on
-  // the old value, "300" for "60") keeps up with a typist. Read again once the page is quiet
-  // (the value it writes a task later may be the text; and writes still pending would land over
-  // a second typing), then typed once more, the page's work for each key done before the next.
+  // the old value, "300" for "60") keeps up with a typist. Typed once more, the page's work for
+  // each key done before the next.
   const int max = std::atoi(el.attributes.value("maxlength", "").c_str());
   const bool fits = max <= 0 || utf16Length(text) <= max;
-  const bool may_retype = plain_text && !one_step && !segmented && clear && el.value && fits;
-  const auto missed = [&] { return landed && !landed->empty() && may_retype; };
-  if (missed()) {
-    untilStateDrawn();
-    landed = typedLanded(el, text);
-  }
-  if (missed()) {
+  if (landed && !landed->empty() && !one_step && !segmented && clear && el.value && fits) {
     spdlog::debug("type: {} did not keep the keys as typed; typed again at a typist's pace", describe(el));
     // Over its text, selected, as a typist types over it: emptied first, such a field may write
     // the old value back while the keys come.
     LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
     LSCOPE_RETURN_IF_ERROR((*b)->typePaced(text, deadline));
-    untilStateDrawn();
     landed = typedLanded(el, text);
   }
   return landed;
@@ -984,7 +976,6 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
     landed = !v || !v->is_string() || showsTyped(v->get<std::string>(), text);
     if (!landed) shown = v->get<std::string>();
   }
-  bool differs = !landed;  // (an empty reading too: a field that writes its value a task later)
   if (!landed) {
     settleAnimations();  // the popup may still be fading in
     auto now = scan();
@@ -1005,11 +996,11 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
         return Status(codes::kElementNotInteractable, describe(el) + " lost the keys while typing: the focus went elsewhere",
                       "observe, then type again");
       }
-      differs = false;  // the rest went on to the next box
+      shown.clear();  // the rest went on to the next box
     }
   }
   // Kept, but not as typed (a maxlength, a mask that dropped what did not fit): said, not hidden.
-  if (differs && !isSecret(text)) return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
+  if (!shown.empty() && !isSecret(text)) return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
   return std::string();
 }
 
