@@ -5928,13 +5928,13 @@
     const hit = hitAt(item.ctx.chain, pt.x, pt.y);
     // A text field's press only focuses it, wherever it lands, but not on an open list over it:
     // there it picks an option (PrimeReact's Dropdown panel, still fading out over the next field).
-    const typingOnList = opts.check === 'type' && hit && !composedContains(item.el, hit) &&
-        !composedContains(hit, item.el) && !!openListOver(hit, item);
+    const typingOnList = !opts.force && opts.check === 'type' && hit && !composedContains(item.el, hit) &&
+        !composedContains(hit, item.el) ? openListOver(hit, item) : null;
     if (!opts.force && (typingOnList || (opts.check !== 'type' && !receivesPointer(item, hit, pt)))) {
       // (A target made inert while a list is open, by the list's widget: Headless UI's
       // Combobox makes the rest of the page inert; a person's click closes the list first.)
-      const list = hit && !composedContains(hit, item.el) ? openListOver(hit, item)
-          : inInert(item.el) ? openListBeside(item) : null;
+      const list = typingOnList || (hit && !composedContains(hit, item.el) ? openListOver(hit, item)
+          : inInert(item.el) ? openListBeside(item) : null);
       const away = list ? clickAwayPoint(list, item.ctx.chain) : null;
       const who = list ? 'is covered by an open list (' + describe(composedContains(hit, item.el) ? list : hit) +
           (away ? ', click away at (' + round(away.x) + ', ' + round(away.y) + ')' : '') +
@@ -6419,12 +6419,13 @@
     // `reads`: the text the caller chose it by, checked last, right before the press: a list that
     // reuses its rows (keyed by position, re-sorted as options are chosen) may draw another option
     // into this element since the scan, or while it was waited for.
-    const reads = lc(collapse(strReplace(str(param(cmd, 'reads', '')), /…$/, '')));
-    if (reads) {
+    const reads = str(param(cmd, 'reads', ''));
+    const wanted = lc(collapse(strReplace(reads, /…$/, '')));
+    if (wanted) {
       const now = collapse(accessibleName(item.el, item.type) || safeInnerText(item.el));
-      if (strIndexOf(lc(now), reads) < 0) {
+      if (strIndexOf(lc(now), wanted) < 0) {
         throw fail('ELEMENT_STALE', 'element [' + item.id + '] now reads "' + truncate(now, 60) + '", not "' +
-            truncate(str(param(cmd, 'reads', '')), 60) + '": the page drew something else there; run scan to refresh');
+            truncate(reads, 60) + '": the page drew something else there; run scan to refresh');
       }
     }
     if (param(cmd, 'guard', false) === true && check === 'click') armGuard(item);
