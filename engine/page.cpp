@@ -870,6 +870,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // the old value back while the keys come.
     LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
     LSCOPE_RETURN_IF_ERROR((*b)->typePaced(text, deadline));
+    settle();  // read once what the keys started has run: the field's last word on them
     landed = typedLanded(el, text);
   }
   return landed;
@@ -997,6 +998,18 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
                       "observe, then type again");
       }
       shown.clear();  // the rest went on to the next box
+    } else if (field && shown.empty()) {
+      // Empty right after the keys: a field that writes its value a task after each key (a
+      // component syncing its state from its props, maybe debounced) shows what it kept once the
+      // work the keys started has run (the settle follows its timers). Still empty, nothing
+      // more is known; as typed, it landed; else it is said, and the caller types again at a
+      // typist's pace. (Read whole: a scan's values are cut short.)
+      settle();
+      auto v = scanner_.getValue(el.scanner_id, el.frame);
+      if (v && v->is_string()) {
+        if (showsTyped(v->get<std::string>(), text)) return std::string();
+        shown = v->get<std::string>();
+      }
     }
   }
   // Kept, but not as typed (a maxlength, a mask that dropped what did not fit): said, not hidden.

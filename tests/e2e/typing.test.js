@@ -238,3 +238,19 @@ test('a field that keeps its value a task behind the keys is typed again at a ty
   assert.doesNotMatch(r.stdout, /the field reads/);
   assert.ok(logged(r.stderr, "typed again at a typist's pace") >= 1, 'the retyping is in the debug log');
 });
+
+test('a field that writes its value only after the keys stop is not answered as typed when it reads otherwise', async () => {
+  // typing.html?lagging=30: each key's value is written 30 ms later, so keys a few ms apart all
+  // land on the old value and the field reads empty right after them. Once its work has run it
+  // holds the last key's letter, not the text: the answer must say what it reads, never a bare ok.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?lagging=30\ntype Query "grace"\ntext css(#log)\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  const answer = r.stdout.match(/ok type \[1\] "Query" "grace"[^\n]*/)?.[0];
+  assert.ok(answer, r.stdout);
+  const held = r.stdout.match(/ok text\n\nquery (.*)\n/)?.[1];
+  assert.ok(held !== undefined, r.stdout);
+  if (held === 'grace') assert.doesNotMatch(answer, /the field reads/);
+  else assert.match(answer, new RegExp(`the field reads "${held}"`), `the field holds "${held}": ${answer}`);
+});
