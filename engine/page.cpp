@@ -733,11 +733,18 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
   // At most a second: a frame the click removed (a consent dialog's own iframe) may never answer.
   Deadline saved = deadline;
   deadline = deadline.capped(Millis(1000));
-  auto stray = scanner_.guardResult(el.frame);
+  auto seen = scanner_.guardResult(el.frame);
   deadline = saved;
-  if (stray && !stray->empty()) {
+  if (seen && !seen->intercepted.empty()) {
     return Status(codes::kElementNotInteractable,
-                  describe(el) + " moved as it was clicked: the press landed on " + *stray + " and was held back",
+                  describe(el) + " moved as it was clicked: the press landed on " + seen->intercepted + " and was held back",
+                  "observe, then click again");
+  }
+  // Pressed, then moved away before the release (a list scrolling itself under the pointer): the
+  // click went to neither and was held back. Auto-wait presses again once it holds still.
+  if (seen && !seen->slipped.empty()) {
+    return Status(codes::kElementNotInteractable,
+                  describe(el) + " moved as it was clicked: the release landed on " + seen->slipped + " and its click was held back",
                   "observe, then click again");
   }
   return Status::ok();

@@ -77,11 +77,14 @@ std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long l
   return changes;
 }
 
-Result<std::string> ScannerClient::guardResult(const std::string& frame) const {
+Result<ScannerClient::GuardResult> ScannerClient::guardResult(const std::string& frame) const {
   auto r = call({{"cmd", "guard_result"}}, frame);
   if (!r) return r.status();
-  const json& who = (*r)["intercepted"];
-  return who.is_string() ? who.get<std::string>() : std::string();
+  const auto text = [&](const char* key) {
+    const json& v = r->contains(key) ? (*r)[key] : json();
+    return v.is_string() ? v.get<std::string>() : std::string();
+  };
+  return GuardResult{text("intercepted"), text("slipped")};
 }
 
 Status ScannerClient::click(int id, const std::string& frame, MouseButton button, int count, bool force) const {

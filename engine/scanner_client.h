@@ -78,8 +78,14 @@ class ScannerClient {
   std::optional<int> watched(long long quiet_ms = 0, int frames = 0, long long timeout_ms = 0,
                              bool unheard_ok = false) const;
   // After a guarded native click: what took the press instead ("button.toast-close \"×\""), or
-  // empty when the element got it (or the document is gone: a click that navigated).
-  Result<std::string> guardResult(const std::string& frame) const;
+  // what the release landed on when the element moved away under a press it took (its click
+  // held back); both empty when the element got the click (or the document is gone: a click
+  // that navigated).
+  struct GuardResult {
+    std::string intercepted;
+    std::string slipped;
+  };
+  Result<GuardResult> guardResult(const std::string& frame) const;
   // Synthetic-event fallbacks (§3.2-3.9) when native input cannot be used.
   Status click(int id, const std::string& frame, MouseButton button, int count, bool force) const;
   Status type(int id, const std::string& frame, const std::string& text, bool clear) const;

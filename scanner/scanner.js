@@ -6551,23 +6551,57 @@
     }
     const path = B.eventComposedPath(e);
     const node = path && path.length ? path[0] : e.target;
+    const ends = e.type === 'click' || e.type === 'contextmenu' || e.type === 'auxclick' || e.type === 'dblclick';
+    if (g.confirmed) {
+      // The press landed on the target; its release must too: a list that scrolls itself under
+      // the pointer (Quasar's virtual scroll settling its offset) takes the target away between
+      // press and release, and the click then goes to what holds both, choosing nothing. Such a
+      // release is said (`slipped`) and its click held back; the engine presses again.
+      if ((e.type === 'mouseup' || e.type === 'pointerup') && !g.slipped && releasedAway(g.item, node, e)) {
+        g.slipped = describe(nodeType(node) === ELEMENT_NODE ? node : composedParent(node));
+      }
+      if (ends) {
+        if (g.slipped) {
+          B.eventPreventDefault(e);
+          B.eventStopImmediate(e);
+        }
+        disarmGuard(true);
+      }
+      return;
+    }
     if (!g.blocked && guardHit(g.item, node)) {
-      g.confirmed = true;
-      disarmGuard(true);
+      g.confirmed = true;  // listening on, to the release
       return;
     }
     if (!g.blocked) g.blocked = describe(nodeType(node) === ELEMENT_NODE ? node : composedParent(node));
     B.eventPreventDefault(e);
     B.eventStopImmediate(e);
     // The click (or the menu) ends the sequence a press started.
-    if (e.type === 'click' || e.type === 'contextmenu' || e.type === 'auxclick' || e.type === 'dblclick') g.ended = true;
+    if (ends) g.ended = true;
+  }
+
+  /**
+   * A release away from the target that took the press: still on the page (one the press removed,
+   * an option chosen on mousedown, is no slip), no longer under the point of the release, and
+   * the release not on it either. Only where the event's point is in the target's document.
+   */
+  function releasedAway(item, node, e) {
+    const target = pointerTarget(item);
+    if (!isConnected(target) || guardHit(item, node)) return false;
+    const at = nodeType(node) === ELEMENT_NODE ? node : composedParent(node);
+    if (!at || ownerDocument(at) !== ownerDocument(target)) return false;
+    const x = +e.clientX;
+    const y = +e.clientY;
+    if (!numIsFinite(x) || !numIsFinite(y)) return false;
+    const r = getRect(target);
+    return r.width > 0 && r.height > 0 && (x < r.left - 1 || x > r.right + 1 || y < r.top - 1 || y > r.bottom + 1);
   }
 
   function armGuard(item) {
     disarmGuard();
     const wins = [TOP_WINDOW];
     each(item.ctx.chain, (f) => { const d = safeContentDocument(f); if (d && docView(d)) push(wins, docView(d)); });
-    guard = { item, wins, until: now() + GUARD_MS, confirmed: false, blocked: null, ended: false };
+    guard = { item, wins, until: now() + GUARD_MS, confirmed: false, blocked: null, ended: false, slipped: null };
     each(wins, (w) => each(GUARD_EVENTS, (t) => addListener(w, t, onGuardEvent, true)));
   }
 
@@ -6592,7 +6626,7 @@
     if (!g) return { armed: false, confirmed: false, intercepted: null };
     // Events of a blocked press that are still to come (the click after a cancelled press)
     // are cancelled until the sequence ends or the guard expires.
-    const out = { armed: true, confirmed: g.confirmed, intercepted: g.blocked };
+    const out = { armed: true, confirmed: g.confirmed, intercepted: g.blocked, slipped: g.slipped };
     if (!g.blocked || g.ended) disarmGuard();
     else B.setTimeout(() => { if (guard === g) disarmGuard(); }, 300);
     if (guard === g && g.off) guard = null;

@@ -174,6 +174,15 @@ describe('actions', () => {
     assert.match(await pageText(), /saved 1, undone 0/);
   });
 
+  it('a target that moves away while pressed: the release is not taken for a click, and the press is made again', async () => {
+    // The list scrolls one row under the pointer as "Sakura" is pressed (once): the release lands
+    // on "Silver Spoon", and the click would go to the list itself, choosing nothing.
+    await ok('goto', { url: `${site.base}/e2e-pages/slipping-list.html` });
+    const r = await ok('click', { target: 'Sakura' });
+    assert.match(r, /^ok click \[\d+\] "Sakura"/);
+    assert.match(await pageText(), /chose Sakura$/m);
+  });
+
   it('click --double and --right reach the page as such', async () => {
     await ok('goto', { url: `${site.base}/widgets.html` });
     await ok('click', { target: 'Double-click me', double: true });
