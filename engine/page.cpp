@@ -735,16 +735,13 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
   deadline = deadline.capped(Millis(1000));
   auto seen = scanner_.guardResult(el.frame);
   deadline = saved;
-  if (seen && !seen->intercepted.empty()) {
-    return Status(codes::kElementNotInteractable,
-                  describe(el) + " moved as it was clicked: the press landed on " + seen->intercepted + " and was held back",
-                  "observe, then click again");
-  }
-  // Pressed, then moved away before the release (a list scrolling itself under the pointer): the
-  // click went to neither and was held back. Auto-wait presses again once it holds still.
-  if (seen && !seen->slipped.empty()) {
-    return Status(codes::kElementNotInteractable,
-                  describe(el) + " moved as it was clicked: the release landed on " + seen->slipped + " and its click was held back",
+  // A press that landed elsewhere, or one the element took before moving away from the release
+  // (a list scrolling itself under the pointer): either click was held back. Auto-wait presses
+  // again once it holds still.
+  if (seen && (!seen->intercepted.empty() || !seen->slipped.empty())) {
+    const std::string landed = !seen->intercepted.empty() ? "the press landed on " + seen->intercepted + " and was held back"
+                                                          : "the release landed on " + seen->slipped + " and its click was held back";
+    return Status(codes::kElementNotInteractable, describe(el) + " moved as it was clicked: " + landed,
                   "observe, then click again");
   }
   return Status::ok();

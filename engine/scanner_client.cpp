@@ -81,7 +81,7 @@ Result<ScannerClient::GuardResult> ScannerClient::guardResult(const std::string&
   auto r = call({{"cmd", "guard_result"}}, frame);
   if (!r) return r.status();
   const auto text = [&](const char* key) {
-    const json& v = r->contains(key) ? (*r)[key] : json();
+    const json v = r->value(key, json());
     return v.is_string() ? v.get<std::string>() : std::string();
   };
   return GuardResult{text("intercepted"), text("slipped")};
