@@ -49,6 +49,7 @@ Result<HttpResponse> send(const HttpRequest& request, Deadline deadline) {
                   "use an http:// endpoint (driver and DevTools endpoints are plain HTTP)");
   }
   httplib::Client client(url->host, url->port);
+  const auto start = Clock::now();
   auto left = std::max<long long>(deadline.remaining().count(), 1);
   client.set_connection_timeout(std::chrono::milliseconds(std::min<long long>(left, 10000)));
   client.set_read_timeout(std::chrono::milliseconds(left));
@@ -67,7 +68,9 @@ Result<HttpResponse> send(const HttpRequest& request, Deadline deadline) {
   }
   if (!res) {
     auto err = res.error();
-    if (err == httplib::Error::Read && deadline.expired()) {
+    // The read timed out: the time given is used up (the deadline, read in whole ms, may be a
+    // fraction of a ms from expiring when the timeout fires).
+    if (err == httplib::Error::Read && (deadline.expired() || Clock::now() - start >= Millis(left))) {
       return Status(codes::kTimeout, request.method + " " + request.url + " did not answer in time");
     }
     if (err == httplib::Error::ConnectionTimeout) {

@@ -41,7 +41,8 @@ for (const page of pages) {
     const go = await client.callTool({ name: 'goto', arguments: { url: `${site.base}/${page}${queries[page] || ''}` } });
     assert.equal(go.isError, false, text(go));
     // Pages that load content late settle first: no request for 500 ms.
-    await client.callTool({ name: 'wait', arguments: { condition: 'idle', timeout: '10s' } });
+    const idle = await client.callTool({ name: 'wait', arguments: { condition: 'idle', timeout: '10s' } });
+    assert.equal(idle.isError, false, text(idle));
     const obs = await client.callTool({ name: 'observe', arguments: {} });
     assert.equal(obs.isError, false, text(obs));
     const got = normalize(text(obs));

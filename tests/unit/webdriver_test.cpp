@@ -2,9 +2,13 @@
 // values for the Actions API (§17.4.2) and the New Session capabilities per engine.
 #include <doctest/doctest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "transports/webdriver/wd_backend.h"
 #include "transports/webdriver/wd_client.h"
 #include "transports/webdriver/wd_page.h"
+#include "net/http.h"
 
 using lscope::wd::json;
 
@@ -126,4 +130,28 @@ TEST_CASE("capabilities: headless Chromium for chromedriver, cog for WPE, user c
   auto merged = lscope::wd::sessionCapabilities(lscope::wd::Engine::kWpe, o, "", "");
   CHECK(merged["alwaysMatch"]["browserVersion"] == "120");
   CHECK(merged["alwaysMatch"]["se:name"] == "ci");
+}
+
+TEST_CASE("a remote end that answers after the deadline is a TIMEOUT, never a failed read") {
+  // WebDriver waits are cut in slices: a slice whose answer comes late must read as "no answer
+  // yet" (the wait goes on), not as a broken connection (the wait failed).
+  lscope::net::HttpServer server([](const lscope::net::ServerRequest&, lscope::net::ServerResponse& res) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    res.body = "{}";
+  });
+  auto port = server.bind("127.0.0.1", 0);
+  REQUIRE(port.ok());
+  std::thread serving([&] { server.run(); });
+  lscope::net::HttpRequest req;
+  req.method = "POST";
+  req.url = "http://127.0.0.1:" + std::to_string(*port) + "/session/s/execute/async";
+  req.body = "{}";
+  for (int i = 0; i < 12; ++i) {
+    // Deadlines that are not whole milliseconds away, as a slice's usually are.
+    auto r = lscope::net::send(req, lscope::Deadline(lscope::Clock::now() + std::chrono::microseconds(20000 + 731 * i)));
+    REQUIRE_FALSE(r.ok());
+    CHECK_MESSAGE(r.status().code() == lscope::codes::kTimeout, r.status().message());
+  }
+  server.stop();
+  serving.join();
 }

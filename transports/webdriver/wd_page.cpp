@@ -174,6 +174,14 @@ bool endsWait(const Status& s) {
   return !isContextLost(s) && s.code() != codes::kScriptError;
 }
 
+// How long a waiting script may wait in the page, at most `most` ms: it gives up a quarter of
+// the time left (up to 250 ms) before the request's deadline, so its answer still arrives on a
+// loaded machine and is read, not lost to the request timing out (a lost answer was a failed wait).
+long long inPageSlice(Deadline deadline, long long most) {
+  long long left = static_cast<long long>(deadline.remaining().count());
+  return std::max<long long>(1, std::min<long long>(left - std::min<long long>(250, left / 4), most));
+}
+
 }  // namespace
 
 std::string keyValue(const std::string& name) {
@@ -482,7 +490,7 @@ Result<std::string> WdPage::currentUrl(Deadline deadline) {
 
 Status WdPage::waitForLoad(Deadline deadline) {
   for (;;) {
-    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 5000));
+    long long slice = inPageSlice(deadline, 5000);
     auto r = execute("const done = arguments[arguments.length - 1];"
                      "if (document.readyState === 'complete') { done(true); return; }"
                      "addEventListener('load', () => done(true), {once: true});"
@@ -513,7 +521,7 @@ Status WdPage::waitForNavigation(uint64_t after, Deadline deadline) {
     if (deadline.expired()) return Status(codes::kTimeout, "no navigation happened in time");
     // Wait in the page for a sign of navigation (pagehide, history moves, a URL change), at
     // most a short slice: pushState fires no event, so the URL is also compared.
-    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 300));
+    long long slice = inPageSlice(deadline, 300);
     execute("const done = arguments[arguments.length - 1]; const url = location.href;"
             "const finish = () => { clearInterval(iv); done(0); };"
             "const iv = setInterval(() => { if (location.href !== url) finish(); }, 15);"
@@ -527,7 +535,7 @@ Status WdPage::waitForNetworkIdle(Millis quiet, Deadline deadline) {
   // No network events in classic WebDriver: quiet means no resource finished loading (Resource
   // Timing) for `quiet`, counted from the call, in a loaded document.
   for (;;) {
-    long long slice = std::max<long long>(1, std::min<long long>(static_cast<long long>(deadline.remaining().count()), 5000));
+    long long slice = inPageSlice(deadline, 5000);
     auto r = execute(
         "const [quiet, max] = arguments; const done = arguments[arguments.length - 1];"
         "const start = performance.now(); let last = start;"
