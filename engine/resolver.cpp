@@ -188,11 +188,26 @@ struct Scored {
   size_t order;
 };
 
-std::vector<Scored> matchText(const TargetSpec& t, const PageScan& scan) {
+// `in_modal` (may be empty): with a modal dialog open, a match inside it that holds the words
+// beats any match behind it, however exact: a person sees the dialog ("Pioneer Katherine Johnson"
+// in a command menu, not the page's "Pioneer" link under its overlay).
+std::vector<Scored> matchText(const TargetSpec& t, const PageScan& scan,
+                              const std::function<std::vector<int>()>& in_modal = nullptr) {
   std::vector<Scored> out;
   for (size_t i = 0; i < scan.elements.size(); ++i) {
     int q = textQuality(scan.elements[i], t);
     if (q > 0) out.push_back({&scan.elements[i], q, rankScore(scan.elements[i]), i});
+  }
+  const bool dialog_open = std::any_of(scan.patterns.begin(), scan.patterns.end(),
+                                       [](const Pattern& p) { return p.name == "modal_dialog"; });
+  if (in_modal && dialog_open && out.size() > 1) {
+    const std::vector<int> modal = in_modal();
+    const bool words_inside = std::any_of(out.begin(), out.end(), [&](const Scored& s) {
+      return s.quality >= 2 && !modal.empty() && reachable(modal, *s.e);
+    });
+    if (words_inside) {
+      out.erase(std::remove_if(out.begin(), out.end(), [&](const Scored& s) { return !reachable(modal, *s.e); }), out.end());
+    }
   }
   // Only the best tier of textual match counts: an exact "Sign in" beats "Sign in with Google".
   int best = 0;
@@ -274,11 +289,11 @@ std::vector<Scored> matchPrimary(const TargetSpec& t, const PageScan& scan, cons
       if (!out.empty()) return out;
       TargetSpec as_text = t;  // no element has the role: the word may be a label
       as_text.kind = TargetSpec::Kind::kWord;
-      return matchText(as_text, scan);
+      return matchText(as_text, scan, hooks.in_modal);
     }
     case TargetSpec::Kind::kText:
     case TargetSpec::Kind::kWord: {
-      out = matchText(t, scan);
+      out = matchText(t, scan, hooks.in_modal);
       if (out.empty() && t.alternatives.empty() && t.match != TextMatch::kRegex &&
           (isRoleWord(t.value) || isInputTypeWord(t.value))) {
         // `type "date" ...`: no element shows that text, but the word names a kind of element.

@@ -321,3 +321,37 @@ TEST_CASE("a string of digits is an id, unless another element reads those digit
   REQUIRE(four.ok());
   CHECK(resolveTarget(*four->target, p, {}, false)->element->id == 4);
 }
+
+TEST_CASE("with a modal dialog open, a match inside it that holds the words beats an exact one behind it") {
+  // A command menu over a table: the page's "Pioneer" link sits under the dialog's overlay; the
+  // menu's option reads "Pioneer Katherine Johnson" (name and owner).
+  PageScan p = scanOf("http://x.test/", "T",
+                      {{"link", "generic", "Pioneer", "#row-pioneer"},
+                       {"link", "generic", "Voyager", "#row-voyager"},
+                       {"input", "search", "Command menu", "[cmdk-input]"},
+                       {"option", "generic", "Pioneer Katherine Johnson", "#opt-pioneer"},
+                       {"option", "generic", "Pioneering research", "#opt-research"}},
+                      {{{"name", "modal_dialog"}, {"container", "[role=dialog]"}}});
+  ResolverHooks hooks;
+  hooks.in_modal = [] { return std::vector<int>{3, 4, 5}; };
+  auto pick = [&](const std::string& target) {
+    auto t = parseTarget(target);
+    REQUIRE(t.ok());
+    auto r = resolveTarget(*t, p, hooks, false);
+    INFO(target << ": " << r.status().toString());
+    REQUIRE(r.ok());
+    return r->element->id;
+  };
+  CHECK(pick("\"Pioneer\"") == 4);  // the words, in the dialog: not the exact link behind it
+  // Only inside a word in the dialog ("Voyage" in nothing there): the page's link stays the match
+  // (clicking it then says the dialog covers it).
+  CHECK(pick("\"Voyager\"") == 2);
+  // Without a dialog open, exact text wins as everywhere.
+  PageScan closed = scanOf("http://x.test/", "T",
+                           {{"link", "generic", "Pioneer", "#row-pioneer"},
+                            {"option", "generic", "Pioneer Katherine Johnson", "#opt-pioneer"}});
+  auto t = parseTarget("\"Pioneer\"");
+  auto r = resolveTarget(*t, closed, hooks, false);
+  REQUIRE(r.ok());
+  CHECK(r->element->id == 1);
+}
