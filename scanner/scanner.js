@@ -1667,6 +1667,10 @@
     return alt;
   }
 
+  // An aria-label made of an id nobody set: it starts with a separator or "undefined"/"null", or
+  // is a code-like token that ends in a field word ("country-searchbox").
+  const MACHINE_LABEL = /^(?:[-_]|(?:undefined|null)[-_])|^[a-z0-9]+(?:[-_][a-z0-9]+)*[-_](?:searchbox|input|field|combobox|textbox)$/i;
+
   /**
    * Accessible name of `el` (not truncated): the accessible name proper (aria-labelledby,
    * aria-label, labels, content), then what a person reads near a control that has none.
@@ -1682,6 +1686,13 @@
     const combo = custom && tagOf(el) !== 'input' ? (original ? firstOf(el, 'input[role=combobox]') : hiddenComboboxOf(el)) : null;
     const comboName = combo ? accessibleName(combo, 'input') : '';
     if (comboName) return comboName;
+    // A combobox box whose search field (out of sight until the box is active) is what a <label
+    // for> points at: Vue-Multiselect gives its `id` to that input. The label names the box.
+    if (custom && !combo && tagOf(el) !== 'input' && ariaRole(el) === 'combobox' && !attr(el, 'aria-labelledby')) {
+      const field = firstOf(el, 'input');
+      const fieldLabel = field ? controlLabelText(field) : '';
+      if (fieldLabel) return fieldLabel;
+    }
     // An ARIA checkbox or switch around a native one of its own, which its label names
     // (PrimeReact's InputSwitch: the input at opacity 0 over the drawn switch): one control.
     if (kind === 'checkbox' && tagOf(el) !== 'input' && !attr(el, 'aria-label') && !attr(el, 'aria-labelledby')) {
@@ -1704,7 +1715,10 @@
     const editor = (kind === 'generic' || kind === 'input' || kind === 'textarea') && isEditorHost(el);
     const editorLabel = editor ? controlLabelText(el) || replacedFieldLabel(el) : '';
     if (editorLabel) return editorLabel;
-    const aria = collapse(attr(el, 'aria-label'));
+    // (An aria-label a component builds from an id it was not given, Vue-Multiselect's
+    // "-searchbox" or "undefined-searchbox", names nothing a person reads.)
+    const ownAria = collapse(attr(el, 'aria-label'));
+    const aria = reTest(MACHINE_LABEL, ownAria) ? '' : ownAria;
     const tag = tagOf(el);
     if (aria) {
       // A field's visible <label> is what a person reads; an aria-label that says something else
@@ -1787,7 +1801,8 @@
     if (content && reTest(/[\p{L}\p{N}]/u, content)) return content;
     const described = describedByText(el);
     return collapse(attr(el, 'title')) || tooltipText(el) || (described.length <= 60 ? described : '') ||
-        passwordToggleName(el) || stepButtonName(el) || iconName(el) || content || described || collapse(textContent(el)) || actionClassWords(el) ||
+        passwordToggleName(el) || stepButtonName(el) || iconName(el) || content || described || collapse(textContent(el)) || drawnGlyph(el) ||
+        actionClassWords(el) ||
         menuTriggerName(el);
   }
 
@@ -1867,9 +1882,26 @@
     return '';
   }
 
+  // A close or remove control drawn as a cross.
+  const CLOSE_GLYPH = /^[\u00d7\u2715\u2716\u2717\u2573xX]$/;
   // Action words of class names ("flatpickr-prev-month", "btn-close"): the last resort for a
   // control that nothing else names.
   const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
+
+  /**
+   * The character a control with no text draws with its stylesheet (::before or ::after content):
+   * Vue-Multiselect's tag remove control is an empty <i> whose "×" is CSS. Icon fonts' glyphs
+   * (private-use code points) read as nothing: their class names them.
+   */
+  function drawnGlyph(el) {
+    const pseudos = ['::before', '::after'];
+    for (let i = 0; i < pseudos.length; i++) {
+      const ps = pseudoStyleOf(el, pseudos[i]);
+      const m = ps ? B.reExec(/^"([^"]{1,3})"$/, str(ps.content)) : null;
+      if (m && reTest(/^[^\s\u{E000}-\u{F8FF}]+$/u, m[1])) return m[1];
+    }
+    return '';
+  }
 
   function actionClassWords(el) {
     // (And what a data-action says: Air Datepicker's month arrows are div[data-action=next].)
@@ -2576,6 +2608,14 @@
       const opts = selectOptions(original);
       if (i >= 0 && i < opts.length && str(optionValue(opts[i])) !== '') return collapse(optionText(opts[i]));
       return '';
+    }
+    // A multiple select's chips, each with its remove cross (Vue-Multiselect's tags): its
+    // choices, said apart ("Vue.js, JavaScript": the chips' texts run together otherwise).
+    if (tagOf(el) !== 'input') {
+      const crosses = filter(queryAll(el, 'i, span, b, a, div'), (x) => removesChosenItem(x));
+      if (crosses.length) {
+        return join(filter(map(crosses, (x) => collapse(labelText(parentElement(x) || x))), (t) => !!t), ', ');
+      }
     }
     if (tagOf(el) === 'input') {
       // A hidden focus target shows nothing itself: its label shows the choice after the name.
@@ -4000,7 +4040,7 @@
    */
   function confirmClickable(c) {
     let why = c.why;
-    if (insideInteractive(c.el) || labelsAControl(c.el)) return 0;
+    if ((insideInteractive(c.el) && !removesChosenItem(c.el)) || labelsAControl(c.el)) return 0;
     if (why & BY_POINTER) {
       const st = styleOf(c.el);
       const parent = composedParent(c.el);
@@ -4008,6 +4048,19 @@
       if (!st || st.cursor !== 'pointer' || (up && up.cursor === 'pointer')) why &= ~BY_POINTER;
     }
     return why;
+  }
+
+  /**
+   * A plain cross inside a combobox that listens or takes the focus: a chosen item's remove
+   * control (Vue-Multiselect's tags: an empty <i tabindex=1> whose "×" is CSS, a mousedown
+   * listener). A control of its own, not part of the box.
+   */
+  function removesChosenItem(el) {
+    if (!reTest(CLOSE_GLYPH, collapse(textContent(el)) || drawnGlyph(el))) return false;
+    for (let n = composedParent(el), depth = 0; n && depth < 6; n = composedParent(n), depth++) {
+      if (ariaRole(n) === 'combobox') return true;
+    }
+    return false;
   }
 
   /**
@@ -4136,10 +4189,12 @@
           }
         }
         // A chosen item's own button (the "Remove item" of a multiple select's chip: a <button>,
-        // or Slim Select's named role=button box) stays a unit.
+        // Slim Select's named role=button box, or Vue-Multiselect's bare "×") stays a unit.
         each(innerItems, (x) => {
           if (!inListboxBelow(x.el, item.el) &&
-              !((x.tag === 'button' || (x.why === 0 && ariaRole(x.el) === 'button')) && x.name)) setAdd(drop, x);
+              !((x.tag === 'button' || (x.why === 0 && ariaRole(x.el) === 'button') || reTest(CLOSE_GLYPH, x.name)) && x.name)) {
+            setAdd(drop, x);
+          }
         });
         continue;
       }
