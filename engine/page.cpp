@@ -828,8 +828,12 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
                     "dismiss_popups, then type again");
     }
     // Emptied as it is now: the click may have filled it (a date range's end takes the start's
-    // date when the start field loses the focus).
-    if (clear && el.value && !el.value->empty()) {
+    // date when the start field loses the focus). Not a custom select's box: what it shows is its
+    // choice, and the keys go to its filter, empty when a person starts typing there. Keys that
+    // empty it take a choice away (Backspace in an empty Vue-Multiselect or react-select filter
+    // removes the last chosen item).
+    const bool choice_box = el.type == "select" && el.tag != "input" && el.tag != "select";
+    if (clear && el.value && !el.value->empty() && !choice_box) {
       LSCOPE_RETURN_IF_ERROR(clearForTyping(**b, el));
     } else if (clear && el.value && (el.tag == "input" || el.tag == "textarea")) {
       LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));  // nothing to do when still empty
