@@ -2584,6 +2584,9 @@
     return false;
   }
 
+  // Arrows at either end of a select's text: ↑ ↓ ▲ ▼ ▴ ▾ ⌄ ˅ (Unicode arrows and triangles).
+  const DRAWN_ARROWS = /^[\u2190-\u21ff\u25b2-\u25bf\u2304\u02c5]\s*|\s*[\u2190-\u21ff\u25b2-\u25bf\u2304\u02c5]$/g;
+
   /** What a custom select shows as chosen: its rendered item text (not placeholders). */
   function customSelectValue(el) {
     const host = optionsHostOf(el);
@@ -2633,7 +2636,8 @@
     const marked = firstOf(el, '.default.text, [class*="placeholder" i]');
     const owner = parentElement(el);
     const hostPlaceholder = owner && strIndexOf(tagOf(owner), '-') > 0 ? collapse(attr(owner, 'placeholder')) : '';
-    const drawn = textLessName(el, '', hostPlaceholder);
+    // (An arrow drawn as a character beside the choice, Downshift's examples' "↓", is no part of it.)
+    const drawn = collapse(strReplace(textLessName(el, '', hostPlaceholder), DRAWN_ARROWS, ' '));
     return marked && collapse(safeInnerText(marked)) === drawn ? '' : drawn;
   }
 
