@@ -202,8 +202,8 @@ std::vector<Scored> matchText(const TargetSpec& t, const PageScan& scan,
                                        [](const Pattern& p) { return p.name == "modal_dialog"; });
   if (in_modal && dialog_open && out.size() > 1) {
     const std::vector<int> modal = in_modal();
-    const bool words_inside = std::any_of(out.begin(), out.end(), [&](const Scored& s) {
-      return s.quality >= 2 && !modal.empty() && reachable(modal, *s.e);
+    const bool words_inside = !modal.empty() && std::any_of(out.begin(), out.end(), [&](const Scored& s) {
+      return s.quality >= 2 && reachable(modal, *s.e);
     });
     if (words_inside) {
       out.erase(std::remove_if(out.begin(), out.end(), [&](const Scored& s) { return !reachable(modal, *s.e); }), out.end());

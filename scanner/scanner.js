@@ -2615,7 +2615,9 @@
     // A multiple select's chips, each with its remove cross (Vue-Multiselect's tags): its
     // choices, said apart ("Vue.js, JavaScript": the chips' texts run together otherwise).
     if (tagOf(el) !== 'input') {
-      const crosses = filter(queryAll(el, 'i, span, b, a, div'), (x) => removesChosenItem(x));
+      // (Empty boxes and focusable ones only, found by the browser: a select's open list inside
+      // it may hold hundreds of options, each read on every scan otherwise.)
+      const crosses = filter(queryAll(el, 'i:empty, span:empty, b:empty, [tabindex]:not(input)'), (x) => removesChosenItem(x));
       if (crosses.length) {
         return join(filter(map(crosses, (x) => collapse(labelText(parentElement(x) || x))), (t) => !!t), ', ');
       }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <future>
 #include <thread>
 
 #include "transports/webdriver/wd_backend.h"
@@ -135,8 +136,11 @@ TEST_CASE("capabilities: headless Chromium for chromedriver, cog for WPE, user c
 TEST_CASE("a remote end that answers after the deadline is a TIMEOUT, never a failed read") {
   // WebDriver waits are cut in slices: a slice whose answer comes late must read as "no answer
   // yet" (the wait goes on), not as a broken connection (the wait failed).
-  lscope::net::HttpServer server([](const lscope::net::ServerRequest&, lscope::net::ServerResponse& res) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  // The remote end answers only once every request has given up on it.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  lscope::net::HttpServer server([released](const lscope::net::ServerRequest&, lscope::net::ServerResponse& res) {
+    released.wait();
     res.body = "{}";
   });
   auto port = server.bind("127.0.0.1", 0);
@@ -152,6 +156,7 @@ TEST_CASE("a remote end that answers after the deadline is a TIMEOUT, never a fa
     REQUIRE_FALSE(r.ok());
     CHECK_MESSAGE(r.status().code() == lscope::codes::kTimeout, r.status().message());
   }
+  release.set_value();
   server.stop();
   serving.join();
 }
