@@ -6632,6 +6632,7 @@
     }
     if (!g.blocked && guardHit(g.item, node)) {
       g.confirmed = true;  // listening on, to the release
+      g.pressed = chosenState(g.item);
       return;
     }
     if (!g.blocked) g.blocked = describe(nodeType(node) === ELEMENT_NODE ? node : composedParent(node));
@@ -6641,14 +6642,30 @@
     if (ends) g.ended = true;
   }
 
+  // What a press can choose on its own, before any click: an option a list selects on mousedown
+  // (Headless UI's Combobox.Option) turns aria-selected, and a multiple list then grows its chips
+  // above the field, moving the option away from the pointer before the release.
+  const CHOSEN_ATTRS = ['aria-selected', 'aria-checked', 'aria-pressed', 'aria-current', 'data-selected', 'data-state'];
+
+  function chosenState(item) {
+    const out = [];
+    each([item.el, pointerTarget(item)], (el) => {
+      each(CHOSEN_ATTRS, (a) => push(out, attr(el, a)));
+      push(out, tagOf(el) === 'input' && inputChecked(el) ? '1' : '0');
+    });
+    return out.join('|');
+  }
+
   /**
    * A release away from the target that took the press: still on the page (one the press removed,
-   * an option chosen on mousedown, is no slip), no longer under the point of the release, and
-   * the release not on it either. Only where the event's point is in the target's document.
+   * an option chosen on mousedown, is no slip), not chosen by the press either (it moved because
+   * choosing it changed the page), no longer under the point of the release, and the release not
+   * on it either. Only where the event's point is in the target's document.
    */
   function releasedAway(item, node, e) {
     const target = pointerTarget(item);
     if (!isConnected(target) || guardHit(item, node)) return false;
+    if (guard && guard.pressed !== undefined && chosenState(item) !== guard.pressed) return false;
     const at = nodeType(node) === ELEMENT_NODE ? node : composedParent(node);
     if (!at || ownerDocument(at) !== ownerDocument(target)) return false;
     const x = +e.clientX;
