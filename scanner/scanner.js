@@ -5612,9 +5612,33 @@
 
   // ----- search_form -----
 
+  const DATA_TYPES = { input: 1, textarea: 1, select: 1, checkbox: 1, radio: 1 };
+
+  /**
+   * A field that searches one of a form's own choices, not the site: a combobox among several
+   * other fields (Headless UI's "People" picker, "Search by name…", in an invite form whose one
+   * button sends the invites), outside any search landmark, with no button that says search. Its
+   * form's submit is no search submit. (A plain text field among a filter form's fields still
+   * searches.)
+   */
+  function filtersForm(pc, input) {
+    const el = input.el;
+    const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete') ||
+        lc(attr(el, 'aria-haspopup')) === 'listbox' || !!comboboxBoxOf(el) ||
+        (hasAttribute(el, 'aria-controls') && hasAttribute(el, 'aria-expanded'));
+    const form = picker && formOf(el);
+    if (!form || inSearchLandmark(el)) return false;
+    const inside = itemsIn(pc, form);
+    const others = filter(inside, (i) => i !== input && DATA_TYPES[i.type] && i.role !== 'search');
+    if (others.length < 2) return false;
+    return !find(inside, (i) => (i.type === 'button' || i.role === 'submit') &&
+        reTest(PAT.searchButton, i.name) && !reTest(/submit/i, i.name));
+  }
+
   function detectSearchForm(pc) {
     const inputs = filter(pc.items, (i) => i.role === 'search' &&
-        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el) && !inCustomSelectPopup(i.el));
+        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el) && !inCustomSelectPopup(i.el) &&
+        !filtersForm(pc, i));
     if (!inputs.length) return;
     const input = firstMatch(inputs, (i) => i.inViewport) || inputs[0];
     const container = formOf(input.el) || searchScope(pc, input.el);

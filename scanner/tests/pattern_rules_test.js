@@ -180,3 +180,20 @@ test('the generic cookie_banner reads accept, reject and settings in eight langu
     assert.strictEqual(element(data, p.settings)?.text, settings, `${lang}: settings`);
   }
 });
+
+test('a picker that searches a form\'s own choices is no search form; the site search beside it is', async () => {
+  await browser.goto(site.base + 'picker_form.html');
+  const data = await scan();
+  const forms = data.patterns.filter((p) => p.name === 'search_form');
+  assert.strictEqual(forms.length, 1, JSON.stringify(data.patterns));
+  assert.strictEqual(element(data, forms[0].input).text, 'Search the docs');
+  assert.strictEqual(element(data, forms[0].submit).text, 'Search');
+  // Without the site search, nothing on the page searches: "Send invites" is no search submit.
+  await browser.evalTest(() => document.querySelector('aside').remove());
+  const alone = await scan();
+  assert.deepStrictEqual(alone.patterns.filter((p) => p.name === 'search_form'), []);
+  // The same field alone in its form is a search box (a site search with suggestions).
+  await browser.evalTest(() => { for (const f of document.querySelectorAll('#country, #role, #message')) f.remove(); });
+  const single = await scan();
+  assert.strictEqual(single.patterns.filter((p) => p.name === 'search_form').length, 1);
+});

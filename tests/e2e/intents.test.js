@@ -111,6 +111,13 @@ describe('search', () => {
     await go('dashboard.html');
     assert.match(await fails('search', { query: 'x' }), /^error search: no search box on this page\n\n# hint\n/);
   });
+  it('a picker among a form\'s fields is no site search (Headless UI: "People", "Search by name…", in an invite form)', async () => {
+    // Typing there and pressing Enter chose an invitee; its form's one button sends the invites.
+    await go('corpus/reach/headlessui-invite.html');
+    assert.doesNotMatch(text(await call('observe')), /search_form|- search <query>/);
+    assert.match(await fails('search', { query: 'tanya', appear: '0s' }), /^error search: no search box on this page/);
+    assert.doesNotMatch(text(await call('observe')), /Remove Tanya Fox|invites sent/);
+  });
 });
 
 describe('accept_cookies', () => {
