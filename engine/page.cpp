@@ -1354,6 +1354,17 @@ const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {
   startAction();
+  if (el.type == "option") {
+    // An option that holds its own state (Carbon's MultiSelect: its checkbox is part of it, and
+    // the scanner lists the option alone): to check it is to choose it, by a click.
+    if (el.hasModifier("selected") == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+    auto b = backend();
+    if (!b) return b.status();
+    auto point = pointOf(el, "click", false, /*guard=*/true);
+    if (!point) return point.status();
+    LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
+    return std::string();
+  }
   if (el.type != "checkbox" && el.type != "radio" && !el.checked) {
     // A row or card named by what it shows, holding one checkbox (AG Grid's selection box in its
     // row): that box is what a person checks; more than one is no answer.

@@ -1397,9 +1397,11 @@
       const ref = byIdInRoot(el, id);
       if (!ref) return;
       // A rendered box's text leaves out what is hidden from assistive technology (accname 1.2,
-      // 2A: Carbon's Toggle labels itself by a box holding its aria-hidden "Off"); a hidden one
+      // 2A: Carbon's Toggle labels itself by a box holding its aria-hidden "Off"), and, as a
+      // <label>'s does, what only a screen reader gets (the MultiSelect's label: "Total items
+      // selected: 1 Read, To clear selection…" grew the name with each choice); a hidden one
       // still names (2B), by all its text.
-      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? collapse(textWithoutControls(ref, 0)) : '') ||
+      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? labelText(ref) : '') ||
           safeInnerText(ref) || textContent(ref));
       push(parts, text);
       if (!ownValue || !composedContains(el, ref)) push(others, text);
@@ -4146,6 +4148,16 @@
         // root) is one unit: the host.
         for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
           if (items[j].type === item.type && isNativeCheckable(items[j].el)) setAdd(drop, items[j]);
+        }
+        continue;
+      }
+      if (item.why === 0 && item.type === 'option') {
+        // An option that shows its state as a checkbox of its own, named as it is (Carbon's
+        // MultiSelect, MUI's checkbox Autocomplete): one unit, the option, which holds the state.
+        const name = lc(collapse(item.name));
+        for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
+          const x = items[j];
+          if ((x.type === 'checkbox' || x.type === 'radio') && (!x.name || lc(collapse(x.name)) === name)) setAdd(drop, x);
         }
         continue;
       }

@@ -1062,3 +1062,20 @@ test('moving the mouse: out, leave, over and enter as a browser sends them, thro
   // Out of the area: what is outside it is not heard here.
   await moves('start', ['out a start', 'leave a start', 'leave area start']);
 });
+
+test('an option that shows its state as a checkbox of its own is one unit: the option, which says it is chosen', async () => {
+  const t = await open('option_checkboxes.html');
+  const d = await ok(t, { cmd: 'scan' });
+  const named = (text) => d.elements.filter((e) => e.text === text);
+  for (const text of ['Read', 'Write', 'Delete']) {
+    assert.deepStrictEqual(named(text).map((e) => e.type), ['option'], `one unit for "${text}"`);
+  }
+  const read = named('Read')[0];
+  await ok(t, { cmd: 'click', id: read.id });
+  assert.strictEqual(await t.evalTest(() => document.getElementById('log').textContent), 'chosen Read');
+  const after = await ok(t, { cmd: 'scan' });
+  const again = after.elements.find((e) => e.text === 'Read');
+  assert.ok(again.modifiers.includes('selected'), JSON.stringify(again));
+  // The box keeps its name: the count its label gained is for screen readers only.
+  assert.strictEqual(after.elements.find((e) => e.type === 'select').text, 'Permissions');
+});

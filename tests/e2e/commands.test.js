@@ -464,6 +464,21 @@ describe('the state a widget shows', () => {
     assert.match(clicked, /~ \[\d+\] button "Sort by": expanded/, clicked);
     assert.match(clicked, /\+ \[\d+\] button "Newest"/, clicked);
   });
+
+  it('an option that draws its own checkbox is one line, checked by choosing it (Carbon\'s MultiSelect)', async () => {
+    await ok('goto', { url: `${site.base}/corpus/reach/carbon-access.html` });
+    await ok('click', { target: 'Add user' });
+    const open = await ok('click', { target: 'Permissions' });
+    assert.match(open, /\+ \[\d+\] option "Read"\n/, open);
+    assert.doesNotMatch(open, /checkbox "Read"/, open);
+    const checked = await ok('check', { target: 'Read' });
+    assert.match(checked, /~ \[\d+\] option "Read": selected/, checked);
+    // The box keeps its name: its label's added count is for screen readers.
+    assert.doesNotMatch(checked, /Total items selected/, checked);
+    assert.match(await ok('check', { target: 'Read' }), /already checked/);
+    assert.match(await ok('uncheck', { target: 'Read' }), /~ \[\d+\] option "Read": not selected/);
+    assert.match(await ok('uncheck', { target: 'Read' }), /already unchecked/);
+  });
 });
 
 describe('the answer waits for the work an action starts', () => {
