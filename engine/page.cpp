@@ -1354,17 +1354,6 @@ const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
 
 Result<std::string> Page::setChecked(const Element& el, bool want) {
   startAction();
-  if (el.type == "option") {
-    // An option that holds its own state (Carbon's MultiSelect: its checkbox is part of it, and
-    // the scanner lists the option alone): to check it is to choose it, by a click.
-    if (el.hasModifier("selected") == want) return std::string(want ? " (already checked)" : " (already unchecked)");
-    auto b = backend();
-    if (!b) return b.status();
-    auto point = pointOf(el, "click", false, /*guard=*/true);
-    if (!point) return point.status();
-    LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
-    return std::string();
-  }
   if (el.type != "checkbox" && el.type != "radio" && !el.checked) {
     // A row or card named by what it shows, holding one checkbox (AG Grid's selection box in its
     // row): that box is what a person checks; more than one is no answer.
@@ -1382,6 +1371,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
       return out;
     };
     std::vector<const Element*> boxes = boxesWhere([&](const Rect& r) { return r.within(el.rect, 1); });
+    if (boxes.empty() && el.type == "option") return chooseOption(el, want);
     if (boxes.empty()) {
       boxes = boxesWhere([&](const Rect& r) {
         return r.cy() >= el.rect.y && r.cy() <= el.rect.y + el.rect.height && r.gapX(el.rect) <= 120;
@@ -1425,6 +1415,29 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   }
   LSCOPE_RETURN_IF_ERROR(scanner_.setChecked(el.scanner_id, el.frame, want));
   return std::string(" (synthetic events)");
+}
+
+Result<std::string> Page::chooseOption(const Element& el, bool want) {
+  // An option that holds its own state (Carbon's MultiSelect: the scanner lists it alone, its
+  // checkbox part of it): to check it is to choose it, by a click.
+  if (el.hasModifier("selected") == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+  auto b = backend();
+  if (!b) return b.status();
+  auto point = pointOf(el, "click", false, /*guard=*/true);
+  if (!point) return point.status();
+  LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
+  auto v = scanner_.getValue(el.scanner_id, el.frame);
+  if (v && v->is_boolean() && v->get<bool>() != want) {
+    untilStateDrawn();
+    v = scanner_.getValue(el.scanner_id, el.frame);
+  }
+  if (v && v->is_boolean() && v->get<bool>() != want) {
+    // A list that keeps one choice does not take it back when it is clicked again.
+    return Status(codes::kVerificationFailed, describe(el) + " is still " + (want ? "not chosen" : "chosen") + " after its click",
+                  want ? "observe: the list may need to be open, or the option enabled"
+                       : "choose another option instead");
+  }
+  return std::string();
 }
 
 void Page::untilStateDrawn() {

@@ -149,6 +149,7 @@ class Page {
   static bool takesListAtOnce(const Element& el) { return el.tag == "select" && el.visible; }
   Result<std::vector<std::string>> selectList(const Element& el, const json& options);
   Result<std::string> setChecked(const Element& el, bool want);
+  Result<std::string> chooseOption(const Element& el, bool want);  // check/uncheck on an option
   Result<std::string> hover(const Element& el);
   Result<std::string> focus(const Element& el);
   Result<std::string> clear(const Element& el);

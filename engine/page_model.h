@@ -37,6 +37,7 @@ struct Element {
   bool in_viewport = true;
   std::optional<std::string> value;  // masked by the scanner for passwords
   std::optional<bool> checked;
+  bool filters_form = false;  // a combobox picking one of its form's choices: no site search
   std::vector<std::string> modifiers;
   std::vector<std::string> options;  // select options (visible texts)
   // Other names a person may use for it: a day cell's full date, an icon's word, a tooltip.

@@ -1397,11 +1397,12 @@
       const ref = byIdInRoot(el, id);
       if (!ref) return;
       // A rendered box's text leaves out what is hidden from assistive technology (accname 1.2,
-      // 2A: Carbon's Toggle labels itself by a box holding its aria-hidden "Off"), and, as a
-      // <label>'s does, what only a screen reader gets (the MultiSelect's label: "Total items
-      // selected: 1 Read, To clear selection…" grew the name with each choice); a hidden one
-      // still names (2B), by all its text.
-      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? labelText(ref) : '') ||
+      // 2A: Carbon's Toggle labels itself by a box holding its aria-hidden "Off"), and a <label>
+      // what only a screen reader gets, as it does for its own field (the MultiSelect's label:
+      // "Total items selected: 1 Read, To clear selection…" grew the name with each choice); a
+      // hidden one still names (2B), by all its text.
+      const shown = tagOf(ref) === 'label' ? labelText(ref) : collapse(textWithoutControls(ref, 0));
+      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? shown : '') ||
           safeInnerText(ref) || textContent(ref));
       push(parts, text);
       if (!ownValue || !composedContains(el, ref)) push(others, text);
@@ -4151,9 +4152,9 @@
         }
         continue;
       }
-      if (item.why === 0 && item.type === 'option') {
-        // An option that shows its state as a checkbox of its own, named as it is (Carbon's
-        // MultiSelect, MUI's checkbox Autocomplete): one unit, the option, which holds the state.
+      if (item.why === 0 && item.type === 'option' && hasAttribute(item.el, 'aria-selected')) {
+        // An option that shows its state (aria-selected) as a checkbox of its own, named as it is
+        // or not at all (Carbon's MultiSelect, MUI's checkbox Autocomplete): one unit, the option.
         const name = lc(collapse(item.name));
         for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
           const x = items[j];
@@ -4684,6 +4685,7 @@
     const aliases = aliasesOf(item, table);
     if (aliases.length) out.aliases = aliases;
     if (item.interactive === false) out.interactive = false;
+    if (item.filtersForm) out.filters_form = true;
     if (item.distance !== undefined) out.distance = round(item.distance);
     return out;
   }
@@ -5640,17 +5642,26 @@
         (hasAttribute(el, 'aria-controls') && hasAttribute(el, 'aria-expanded'));
     const form = picker && formOf(el);
     if (!form || inSearchLandmark(el)) return false;
-    const inside = itemsIn(pc, form);
+    // (Within its own landmark: one <form> around a whole page, as ASP.NET's, holds the header's
+    // search and the footer's newsletter alike.)
+    const landmark = landmarkOf(el);
+    const inside = filter(itemsIn(pc, form), (i) => landmarkOf(i.el) === landmark);
     const others = filter(inside, (i) => i !== input && DATA_TYPES[i.type] && i.role !== 'search');
     if (others.length < 2) return false;
-    return !find(inside, (i) => (i.type === 'button' || i.role === 'submit') &&
-        reTest(PAT.searchButton, i.name) && !reTest(/submit/i, i.name));
+    return !find(inside, (i) => (i.type === 'button' || i.role === 'submit') && reTest(PAT.searchButton, i.name) &&
+        !reTest(/^\s*submit\s*$/i, i.name));
   }
 
   function detectSearchForm(pc) {
-    const inputs = filter(pc.items, (i) => i.role === 'search' &&
-        (i.type === 'input' || i.type === 'textarea') && !isClaimed(pc, i.el) && !inCustomSelectPopup(i.el) &&
-        !filtersForm(pc, i));
+    const inputs = filter(pc.items, (i) => {
+      if (i.role !== 'search' || (i.type !== 'input' && i.type !== 'textarea')) return false;
+      // Said in the element (`filters_form`): the search intent takes no such field either.
+      if (filtersForm(pc, i)) {
+        i.filtersForm = true;
+        return false;
+      }
+      return !isClaimed(pc, i.el) && !inCustomSelectPopup(i.el);
+    });
     if (!inputs.length) return;
     const input = firstMatch(inputs, (i) => i.inViewport) || inputs[0];
     const container = formOf(input.el) || searchScope(pc, input.el);
@@ -6654,7 +6665,7 @@
       // the pointer (Quasar's virtual scroll settling its offset) takes the target away between
       // press and release, and the click then goes to what holds both, choosing nothing. Such a
       // release is said (`slipped`) and its click held back; the engine presses again.
-      if ((e.type === 'mouseup' || e.type === 'pointerup') && !g.slipped && releasedAway(g.item, node, e)) {
+      if ((e.type === 'mouseup' || e.type === 'pointerup') && !g.slipped && releasedAway(g, node, e)) {
         g.slipped = describe(nodeType(node) === ELEMENT_NODE ? node : composedParent(node));
       }
       if (ends) {
@@ -6681,15 +6692,28 @@
   // What a press can choose on its own, before any click: an option a list selects on mousedown
   // (Headless UI's Combobox.Option) turns aria-selected, and a multiple list then grows its chips
   // above the field, moving the option away from the pointer before the release.
-  const CHOSEN_ATTRS = ['aria-selected', 'aria-checked', 'aria-pressed', 'aria-current', 'data-selected', 'data-state'];
+  // aria-selected and data-selected only in a list that keeps several choices: in one that keeps
+  // one (cmdk, Downshift) they mark the highlighted item, which follows the pointer.
+  const CHOSEN_ATTRS = ['aria-checked', 'aria-pressed', 'aria-current', 'data-state'];
+  const SELECTED_ATTRS = ['aria-selected', 'data-selected'];
 
   function chosenState(item) {
     const out = [];
+    const stateOf = (el, a) => push(out, hasAttribute(el, a) ? a + '=' + attr(el, a) : '');
     each([item.el, pointerTarget(item)], (el) => {
-      each(CHOSEN_ATTRS, (a) => push(out, attr(el, a)));
+      each(CHOSEN_ATTRS, (a) => stateOf(el, a));
+      if (inMultipleList(el)) each(SELECTED_ATTRS, (a) => stateOf(el, a));
       push(out, tagOf(el) === 'input' && inputChecked(el) ? '1' : '0');
     });
     return out.join('|');
+  }
+
+  /** Inside a listbox, grid or tree that keeps several choices (aria-multiselectable). */
+  function inMultipleList(el) {
+    for (let n = composedParent(el), depth = 0; n && depth < 8; n = composedParent(n), depth++) {
+      if (attr(n, 'aria-multiselectable') === 'true') return true;
+    }
+    return false;
   }
 
   /**
@@ -6698,10 +6722,11 @@
    * choosing it changed the page), no longer under the point of the release, and the release not
    * on it either. Only where the event's point is in the target's document.
    */
-  function releasedAway(item, node, e) {
+  function releasedAway(g, node, e) {
+    const item = g.item;
     const target = pointerTarget(item);
     if (!isConnected(target) || guardHit(item, node)) return false;
-    if (guard && guard.pressed !== undefined && chosenState(item) !== guard.pressed) return false;
+    if (g.pressed !== undefined && chosenState(item) !== g.pressed) return false;
     const at = nodeType(node) === ELEMENT_NODE ? node : composedParent(node);
     if (!at || ownerDocument(at) !== ownerDocument(target)) return false;
     const x = +e.clientX;
@@ -7291,6 +7316,8 @@
     let value;
     let length = -1;
     if (checked !== null) value = checked;
+    // An option that says whether it is chosen: that is its value (check/uncheck on it).
+    else if (item.type === 'option' && hasAttribute(el, 'aria-selected')) value = attr(el, 'aria-selected') === 'true';
     else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
     else if (item.segments) value = maskIfPassword(el, segmentsValue(item));
     else {

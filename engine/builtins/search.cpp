@@ -22,25 +22,9 @@ bool isSearchBox(const Element& e) {
 }
 
 // A combobox among its form's other fields picks one of the form's own choices (Headless UI's
-// "People", "Search by name…", in an invite form; Carbon's filterable "Projects"): it searches no
-// site, and its form's submit sends the form. As the scanner's search_form (filtersForm).
-bool picksFormChoice(const PageScan& p, const Element& e) {
-  const json& a = e.attributes;
-  const bool picker = a.value("role", "") == "combobox" || a.value("aria-haspopup", "") == "listbox" ||
-                      (a.contains("aria-controls") && a.contains("aria-expanded"));
-  if (!picker || e.form.empty() || e.landmark == "search") return false;
-  int others = 0;
-  for (const auto& x : p.elements) {
-    if (x.form != e.form || x.id == e.id) continue;
-    if (x.type == "button" && textHas(x, {"search", "find"})) return false;
-    const bool data = x.type == "input" || x.type == "textarea" || x.type == "select" || x.type == "checkbox" ||
-                      x.type == "radio";
-    if (data && x.role != "search") ++others;
-  }
-  return others >= 2;
-}
-
-bool isSiteSearch(const PageScan& p, const Element& e) { return isSearchBox(e) && !picksFormChoice(p, e); }
+// "People", "Search by name…", in an invite form): it searches no site, and its form's submit
+// sends the form. The scanner says so (`filters_form`, the rule its search_form follows).
+bool isSiteSearch(const Element& e) { return isSearchBox(e) && !e.filters_form; }
 
 // How much `e` looks like the page's main search (issue 12 item 4): landmark first.
 int score(const PageScan& p, const Element& e) {
@@ -77,7 +61,7 @@ Status run(IntentRun& run) {
   long long wait_ms = durationArg(run.vars.value("wait", json("5s")), 5000);
   long long appear_ms = durationArg(run.vars.value("appear", json("3s")), 3000);
   Page& page = run.page;
-  waitForPattern(run, [](const PageScan& p) { return firstWhere(p, [&](const Element& e) { return isSiteSearch(p, e); }) != nullptr; }, appear_ms,
+  waitForPattern(run, [](const PageScan& p) { return firstWhere(p, isSiteSearch) != nullptr; }, appear_ms,
                  "search box");
   std::vector<const Element*> boxes = rankSearchBoxes(run.scan);
   if (boxes.empty()) {
@@ -157,7 +141,7 @@ Status run(IntentRun& run) {
 bool ready(const PageScan& page) {
   if (page.pattern("search_form")) return true;
   for (const auto& e : page.elements) {
-    if (e.role == "search" && !picksFormChoice(page, e)) return true;
+    if (e.role == "search" && !e.filters_form) return true;
   }
   return false;
 }
@@ -181,7 +165,7 @@ const Element* searchButtonFor(const PageScan& p, const Element& box) {
 std::vector<const Element*> rankSearchBoxes(const PageScan& page) {
   std::vector<const Element*> boxes;
   for (const auto& e : page.elements) {
-    if (isSiteSearch(page, e)) boxes.push_back(&e);
+    if (isSiteSearch(e)) boxes.push_back(&e);
   }
   std::stable_sort(boxes.begin(), boxes.end(),
                    [&](const Element* a, const Element* b) { return score(page, *a) > score(page, *b); });

@@ -1070,6 +1070,8 @@ test('an option that shows its state as a checkbox of its own is one unit: the o
   for (const text of ['Read', 'Write', 'Delete']) {
     assert.deepStrictEqual(named(text).map((e) => e.type), ['option'], `one unit for "${text}"`);
   }
+  // A checkbox that says something else than its option is a unit of its own.
+  assert.deepStrictEqual(named('Daily digest').map((e) => e.type), ['checkbox']);
   const read = named('Read')[0];
   await ok(t, { cmd: 'click', id: read.id });
   assert.strictEqual(await t.evalTest(() => document.getElementById('log').textContent), 'chosen Read');

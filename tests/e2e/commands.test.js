@@ -183,6 +183,13 @@ describe('actions', () => {
     assert.match(await pageText(), /chose Sakura$/m);
   });
 
+  it('a highlight that follows the pointer off the pressed option is no choice: the slip is still one', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/slipping-list.html?highlight` });
+    const r = await ok('click', { target: 'Sakura' });
+    assert.match(r, /^ok click \[\d+\] "Sakura"/);
+    assert.match(await pageText(), /chose Sakura$/m);
+  });
+
   it('a target that the press itself chose, and that moved away as the page grew: no second press takes the choice back', async () => {
     // The option is chosen on mousedown and its chip pushes the list down under the pointer.
     await ok('goto', { url: `${site.base}/e2e-pages/slipping-list.html?press` });
@@ -262,6 +269,20 @@ describe('actions', () => {
     const widget = await ok('select', { target: 'Labels', option: ['Bug', 'Urgent'] });
     assert.match(widget, /← "Bug", "Urgent"/);
     assert.match(await pageText(), /labels Bug,Urgent/);
+  });
+
+  it('check and uncheck on options: a multiple list\'s option is chosen and let go; a single list keeps its choice', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/select-lists.html` });
+    await ok('click', { target: 'Labels' });
+    assert.match(await ok('check', { target: 'Feature' }), /~ \[\d+\] option "Feature": selected/);
+    assert.match(await ok('uncheck', { target: 'Feature' }), /~ \[\d+\] option "Feature": not selected/);
+    await ok('press', { key: 'Escape' });
+    assert.match(await ok('check', { target: 'High' }), /~ \[\d+\] option "High": selected/);
+    assert.match(await ok('check', { target: 'High' }), /already checked/);
+    // Clicking the chosen option of a single list keeps it: said, not called done.
+    const kept = await fails('uncheck', { target: 'High' });
+    assert.match(kept, /^error uncheck: \[\d+\] "High" is still chosen after its click/);
+    assert.match(await pageText(), /priority High$/m);
   });
 
   it('a dialog that takes the focus before it shows: the keys it took are not called typed; login clears it and types again', async () => {

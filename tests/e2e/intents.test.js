@@ -118,6 +118,13 @@ describe('search', () => {
     assert.match(await fails('search', { query: 'tanya', appear: '0s' }), /^error search: no search box on this page/);
     assert.doesNotMatch(text(await call('observe')), /Remove Tanya Fox|invites sent/);
   });
+  it('beside such a picker, the site search is the one used', async () => {
+    await go('invite-search.html');
+    const r = await ok('search', { query: 'lemmas' });
+    assert.match(r, /type \[\d+\] "lemmas"/);
+    assert.match(r, /~ url: \/invite-search\.html → \/search\.html\?q=lemmas/);
+    assert.doesNotMatch(r, /People/);
+  });
 });
 
 describe('accept_cookies', () => {
