@@ -3,20 +3,23 @@
 'use strict';
 const assert = require('assert');
 const { test: nodeTest, before, after } = require('node:test');
-const { serve, Browser, conform } = require('./harness');
+const { serve, Browser, conform, TESTS_FIXTURES } = require('./harness');
 
 const test = conform(nodeTest);
 let site;
+let libSite; // tests/fixtures
 let browser;
 
 before(async () => {
   site = await serve();
+  libSite = await serve(TESTS_FIXTURES);
   browser = new Browser();
 });
 
 after(async () => {
   await browser.close();
   await site.close();
+  await libSite.close();
 });
 
 async function scan(params = {}) {
@@ -182,7 +185,7 @@ test('the generic cookie_banner reads accept, reject and settings in eight langu
 });
 
 test('a picker that searches a form\'s own choices is no search form; the site search beside it is', async () => {
-  await browser.goto(site.base + 'picker_form.html');
+  await browser.goto(libSite.base + 'invite-search.html');
   const data = await scan();
   const forms = data.patterns.filter((p) => p.name === 'search_form');
   assert.strictEqual(forms.length, 1, JSON.stringify(data.patterns));
