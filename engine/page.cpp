@@ -1397,15 +1397,9 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   if (!b) return b.status();
   auto point = pointOf(el, "click", false, /*guard=*/true);
   if (point) {
-    LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
-    auto v = scanner_.getValue(el.scanner_id, el.frame);
-    if (v && v->is_boolean() && v->get<bool>() != want) {
-      // A component may draw its new state a frame later (Ionic's ion-toggle sets aria-checked
-      // when it renders): the DOM's first quiet moment, before the click is called unheard.
-      untilStateDrawn();
-      v = scanner_.getValue(el.scanner_id, el.frame);
-    }
-    if (v && v->is_boolean() && v->get<bool>() == want) {
+    auto state = clickForState(**b, el, *point, want);
+    if (!state) return state.status();
+    if (*state == want) {
       // As for click: a native box that was only toggled, unheard, has no reaction to wait for.
       unheard_ok_ = isNativeToggle(el) && watch_since_.has_value();
       return std::string();
@@ -1417,6 +1411,23 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   return std::string(" (synthetic events)");
 }
 
+Result<std::optional<bool>> Page::clickForState(Backend& b, const Element& el, Point at, bool want) {
+  LSCOPE_RETURN_IF_ERROR(guardedClick(b, el, at, MouseButton::kLeft, 1));
+  auto read = [&]() -> std::optional<bool> {
+    auto v = scanner_.getValue(el.scanner_id, el.frame);
+    if (v && v->is_boolean()) return v->get<bool>();
+    return std::nullopt;
+  };
+  std::optional<bool> state = read();
+  if (state && *state != want) {
+    // A component may draw its new state a frame later (Ionic's ion-toggle sets aria-checked
+    // when it renders): the DOM's first quiet moment, before the click is called unheard.
+    untilStateDrawn();
+    state = read();
+  }
+  return state;
+}
+
 Result<std::string> Page::chooseOption(const Element& el, bool want) {
   // An option that holds its own state (Carbon's MultiSelect: the scanner lists it alone, its
   // checkbox part of it): to check it is to choose it, by a click.
@@ -1425,13 +1436,9 @@ Result<std::string> Page::chooseOption(const Element& el, bool want) {
   if (!b) return b.status();
   auto point = pointOf(el, "click", false, /*guard=*/true);
   if (!point) return point.status();
-  LSCOPE_RETURN_IF_ERROR(guardedClick(**b, el, *point, MouseButton::kLeft, 1));
-  auto v = scanner_.getValue(el.scanner_id, el.frame);
-  if (v && v->is_boolean() && v->get<bool>() != want) {
-    untilStateDrawn();
-    v = scanner_.getValue(el.scanner_id, el.frame);
-  }
-  if (v && v->is_boolean() && v->get<bool>() != want) {
+  auto state = clickForState(**b, el, *point, want);
+  if (!state) return state.status();
+  if (*state && **state != want) {
     // A list that keeps one choice does not take it back when it is clicked again.
     return Status(codes::kVerificationFailed, describe(el) + " is still " + (want ? "not chosen" : "chosen") + " after its click",
                   want ? "observe: the list may need to be open, or the option enabled"

@@ -150,6 +150,8 @@ class Page {
   Result<std::vector<std::string>> selectList(const Element& el, const json& options);
   Result<std::string> setChecked(const Element& el, bool want);
   Result<std::string> chooseOption(const Element& el, bool want);  // check/uncheck on an option
+  // A guarded click, then the element's boolean state (read again once drawn when not `want`).
+  Result<std::optional<bool>> clickForState(Backend& b, const Element& el, Point at, bool want);
   Result<std::string> hover(const Element& el);
   Result<std::string> focus(const Element& el);
   Result<std::string> clear(const Element& el);

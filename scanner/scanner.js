@@ -1401,8 +1401,8 @@
       // what only a screen reader gets, as it does for its own field (the MultiSelect's label:
       // "Total items selected: 1 Read, To clear selection…" grew the name with each choice); a
       // hidden one still names (2B), by all its text.
-      const shown = tagOf(ref) === 'label' ? labelText(ref) : collapse(textWithoutControls(ref, 0));
-      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? shown : '') ||
+      const shown = () => (tagOf(ref) === 'label' ? labelText(ref) : collapse(textWithoutControls(ref, 0)));
+      const text = collapse(attr(ref, 'aria-label') || (isRenderedBox(ref) ? shown() : '') ||
           safeInnerText(ref) || textContent(ref));
       push(parts, text);
       if (!ownValue || !composedContains(el, ref)) push(others, text);
@@ -5637,8 +5637,8 @@
    */
   function filtersForm(pc, input) {
     const el = input.el;
-    const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete') ||
-        lc(attr(el, 'aria-haspopup')) === 'listbox' || !!comboboxBoxOf(el) ||
+    const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete') || opensListbox(el) ||
+        !!comboboxBoxOf(el) ||
         (hasAttribute(el, 'aria-controls') && hasAttribute(el, 'aria-expanded'));
     const form = picker && formOf(el);
     if (!form || inSearchLandmark(el)) return false;
@@ -6702,18 +6702,10 @@
     const stateOf = (el, a) => push(out, hasAttribute(el, a) ? a + '=' + attr(el, a) : '');
     each([item.el, pointerTarget(item)], (el) => {
       each(CHOSEN_ATTRS, (a) => stateOf(el, a));
-      if (inMultipleList(el)) each(SELECTED_ATTRS, (a) => stateOf(el, a));
+      if (closestAttr(el, 'aria-multiselectable', null) === 'true') each(SELECTED_ATTRS, (a) => stateOf(el, a));
       push(out, tagOf(el) === 'input' && inputChecked(el) ? '1' : '0');
     });
     return out.join('|');
-  }
-
-  /** Inside a listbox, grid or tree that keeps several choices (aria-multiselectable). */
-  function inMultipleList(el) {
-    for (let n = composedParent(el), depth = 0; n && depth < 8; n = composedParent(n), depth++) {
-      if (attr(n, 'aria-multiselectable') === 'true') return true;
-    }
-    return false;
   }
 
   /**
