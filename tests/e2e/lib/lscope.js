@@ -130,6 +130,8 @@ export function runLscope(args, { input = '', env = { LSCOPE_LEARN: 'off', ...pr
     child.stderr.on('data', (d) => { stderr += d; });
     child.on('error', reject);
     child.on('close', (status) => resolve({ status, stdout, stderr }));
+    // A command that reads no input may exit before it is written (doctor finding no browser).
+    child.stdin.on('error', () => {});
     child.stdin.end(input);
   });
 }

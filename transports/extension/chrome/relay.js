@@ -167,6 +167,7 @@ function inOrder(key, start) {
 
 async function ensureAttached(tabId) {
   if (attached.has(tabId) || S.scripted[tabId]) return;
+  watchRequests(tabId);
   try {
     await chrome.debugger.attach({ tabId }, '1.3');
   } catch (e) {
@@ -402,6 +403,7 @@ function release(tabId) {
   delete S.shared[tabId];
   delete S.setup[tabId];
   leaveScriptMode(tabId);
+  unwatchRequests(tabId);
   if (S.refusing) delete S.refusing[tabId];
   for (const [s, t] of Object.entries(S.children)) if (t === tabId) delete S.children[s];
   chains.delete('tab-' + tabId);

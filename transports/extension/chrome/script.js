@@ -137,6 +137,7 @@ async function enterScriptMode(tabId, reason, loading) {
       .catch(() => !!tab && tab.status === 'loading');
   }
   emit('Lemmascope.scripted', { reason, frameId: MAIN_FRAME(tabId), url: tab ? tab.url : '', loading: !!loading }, 'tab-' + tabId);
+  announceRunningRequests(tabId);
   await prepareDocument(tabId);
   await announceFrames(tabId);  // the frames the document has already
 }
@@ -173,25 +174,42 @@ async function backToDebugger(tabId) {
 function leaveScriptMode(tabId) {
   if (!S.scripted[tabId]) return;
   delete S.scripted[tabId];
-  unwatchRequests(tabId);
 }
 
 // --- requests: Network events for the scripted tab alone --------------------------------------
 
-const requestWatchers = new Map();  // tabId -> listeners
+// Each tab the agent drives has its requests watched from its first command (ensureAttached):
+// those still running when the tab goes to script mode are told to the server then, as the
+// debugger's reports of them went with it (a wait for a quiet network ended before a fetch the
+// page began under the debugger). Events are sent only while the tab is scripted.
+const requestWatchers = new Map();  // tabId -> { listeners, running: Map(requestId -> request) }
 function watchRequests(tabId) {
   if (requestWatchers.has(tabId) || !chrome.webRequest) return;
   const filter = { urls: ['<all_urls>'], tabId };
   const session = 'tab-' + tabId;
+  const running = new Map();
+  const ended = (d) => running.delete(d.requestId) && S.scripted[tabId];
   const w = {
-    start: (d) => emit('Network.requestWillBeSent', { requestId: 'r' + d.requestId, request: { url: d.url, method: d.method } }, session),
-    done: (d) => emit('Network.loadingFinished', { requestId: 'r' + d.requestId }, session),
-    failed: (d) => emit('Network.loadingFailed', { requestId: 'r' + d.requestId, errorText: d.error }, session),
+    running,
+    start: (d) => {
+      running.set(d.requestId, { url: d.url, method: d.method });
+      if (S.scripted[tabId]) emit('Network.requestWillBeSent', { requestId: 'r' + d.requestId, request: { url: d.url, method: d.method } }, session);
+    },
+    done: (d) => { if (ended(d)) emit('Network.loadingFinished', { requestId: 'r' + d.requestId }, session); },
+    failed: (d) => { if (ended(d)) emit('Network.loadingFailed', { requestId: 'r' + d.requestId, errorText: d.error }, session); },
   };
   chrome.webRequest.onBeforeRequest.addListener(w.start, filter);
   chrome.webRequest.onCompleted.addListener(w.done, filter);
   chrome.webRequest.onErrorOccurred.addListener(w.failed, filter);
   requestWatchers.set(tabId, w);
+}
+// The requests of a tab that just went to script mode that are running still, as the server
+// would have heard of them from the beginning.
+function announceRunningRequests(tabId) {
+  const w = requestWatchers.get(tabId);
+  for (const [id, request] of w ? w.running : []) {
+    emit('Network.requestWillBeSent', { requestId: 'r' + id, request }, 'tab-' + tabId);
+  }
 }
 function unwatchRequests(tabId) {
   const w = requestWatchers.get(tabId);
@@ -201,8 +219,8 @@ function unwatchRequests(tabId) {
   chrome.webRequest.onErrorOccurred.removeListener(w.failed);
   requestWatchers.delete(tabId);
 }
-// A worker woken again lost its listeners: the scripted tabs it keeps in storage get them back.
-loaded.then(() => { for (const id of Object.keys(S.scripted)) watchRequests(Number(id)); });
+// A worker woken again lost its listeners: the tabs it keeps in storage get them back.
+loaded.then(() => { for (const id of Object.keys(S.tabs)) watchRequests(Number(id)); });
 
 // --- navigation: webNavigation as Page events -------------------------------------------------
 
