@@ -570,7 +570,15 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
          }()) {
       auto f = hooks.find_text(text, mode);
       if (!f) return f.status();
-      found.insert(found.end(), f->begin(), f->end());
+      for (auto& m : *f) {
+        // As for listed elements (textQualityOne): inside a word only from 4 characters on ("OK"
+        // is no part of "Book table"). A text cut at 200 characters may hold it further on.
+        std::string want = normalizeText(text);
+        if (mode == "contains" && want.size() < 4 && m.matched.size() < 200 && !containsWords(normalizeText(m.matched), want)) {
+          continue;
+        }
+        found.push_back(std::move(m));
+      }
       if (!found.empty()) break;
     }
     if (!found.empty()) {

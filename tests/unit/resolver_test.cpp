@@ -195,6 +195,36 @@ TEST_CASE("a text no listed element shows falls back to any text on the page") {
   CHECK(asked.empty());
 }
 
+TEST_CASE("the text fallback finds a short text as words, never inside a word") {
+  // MUI X's time picker: "OK" had gone (the picker closed itself) and the fallback pressed "BOOK
+  // TABLE", which holds "ok", submitting the form half filled.
+  PageScan p = scanOf("http://x.test/", "T", {{"input", "text", "Full name", "#n"}});
+  ResolverHooks hooks;
+  std::vector<std::string> shown = {"Book table"};
+  hooks.find_text = [&](const std::string&, const std::string&) -> Result<std::vector<FoundText>> {
+    std::vector<FoundText> out;
+    for (const auto& t : shown) {
+      FoundText f;
+      f.element.id = 7;
+      f.element.type = "button";
+      f.element.text = t;
+      f.via = "self";
+      f.matched = t;
+      out.push_back(f);
+    }
+    return out;
+  };
+  auto none = resolveTarget(*parseTarget("\"OK\""), p, hooks, false);
+  CHECK(none.status().code() == std::string(codes::kTargetNotFound));
+  shown = {"Book table", "OK, book it"};
+  auto words = resolveTarget(*parseTarget("\"OK\""), p, hooks, false);
+  REQUIRE(words.ok());
+  CHECK(words->element->text == "OK, book it");
+  // From 4 characters, inside a word too (as for listed elements).
+  shown = {"Bookings"};
+  CHECK(resolveTarget(*parseTarget("\"book\""), p, hooks, false).ok());
+}
+
 TEST_CASE("a row chosen for some of its words is pressed at those words") {
   // A grid's header row is one listed row: "Total" is pressed where it shows, not at the row's middle.
   PageScan p = scanOf("http://x.test/", "T", {{"row", "generic", "Order Customer Status Total", "#head"}});
