@@ -1192,7 +1192,7 @@
         view = intersect(view, box);
         // What a scroll container holds scrolls into its box: reachable wherever that box is (a
         // list that scrolls inside a panel that clips it: MUI's Autocomplete listbox in its Paper).
-        if (!isScrollable(st)) clip = intersect(clip, box);
+        if (!scrollsForChoices(el, st)) clip = intersect(clip, box);
         else clip = boxMeetsRect(clip, getRect(el)) ? scrollExtent(el, box) : intersect(clip, box);
       }
     }
@@ -1204,6 +1204,19 @@
   function isScrollable(st) {
     const scrolls = (v) => v === 'auto' || v === 'scroll' || v === 'overlay';
     return scrolls(st.overflowX) || scrolls(st.overflowY);
+  }
+
+  /**
+   * A scroll box, or a list of choices that hides what overflows it and scrolls it by script or
+   * under the pointer (MUI X's time lists: overflow hidden, auto only on :hover): its choices are
+   * reachable as a scroll box's are (the keys, or the pointer over it, bring them in). Other boxes
+   * that hide their overflow (a carousel, a clamped text) keep it unreachable.
+   */
+  function scrollsForChoices(el, st) {
+    if (isScrollable(st)) return true;
+    const role = attr(el, 'role');
+    if (role !== 'listbox' && role !== 'menu' && role !== 'tree') return false;
+    return scrollHeight(el) > clientHeight(el) + 1 || scrollWidth(el) > clientWidth(el) + 1;
   }
 
   /** The whole scrollable area of a scroll container, in viewport coordinates. */
@@ -1326,7 +1339,7 @@
       const tag = tagOf(n);
       if (tag === 'body' || tag === 'html') return false;
       const st = styleOf(n);
-      if (st && isScrollable(st)) return true;
+      if (st && scrollsForChoices(n, st)) return true;
     }
     return false;
   }

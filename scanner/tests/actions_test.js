@@ -455,6 +455,16 @@ test('an action waits while the page\'s web components keep being defined, then 
   assert.ok(w.waited_ms < 100, `waited ${w.waited_ms} ms`);
 });
 
+test('an option below the box of a list that hides its overflow is listed and chosen by a click', async () => {
+  // MUI X's time lists: overflow hidden, scrolling only under the pointer. A person reaches "04".
+  const t = await open('visibility.html');
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, '04') });
+  assert.strictEqual(await t.evalTest('() => document.getElementById("h4").getAttribute("aria-selected")'), 'true');
+  // What a box that is no list hides stays out of reach.
+  assert.ok(!s.elements.some((e) => e.text === 'Clipped away'));
+});
+
 test('disabled, read-only, pointer-events:none and hover', async () => {
   const t = await open('playground.html');
   const s = await ok(t, { cmd: 'scan' });
