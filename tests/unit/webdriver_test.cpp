@@ -6,6 +6,7 @@
 #include <future>
 #include <thread>
 
+#include "transports/common/find_browser.h"
 #include "transports/webdriver/wd_backend.h"
 #include "transports/webdriver/wd_client.h"
 #include "transports/webdriver/wd_page.h"
@@ -111,6 +112,10 @@ TEST_CASE("capabilities: headless Chromium for chromedriver, cog for WPE, user c
     CHECK(std::find(args.begin(), args.end(), flag) != args.end());
   }
   CHECK(a["goog:chromeOptions"]["prefs"]["download.default_directory"] == "/tmp/dl");
+  // A headless browser says it has a mouse: pages ask (pointer: fine) before drawing desktop UI.
+  CHECK(std::find(args.begin(), args.end(),
+                  "--blink-settings=primaryPointerType=4,availablePointerTypes=4,primaryHoverType=2,availableHoverTypes=2") !=
+        args.end());
 
   auto remote = lscope::wd::sessionCapabilities(lscope::wd::Engine::kChromium, o, "", "");
   CHECK_FALSE(remote["alwaysMatch"]["goog:chromeOptions"].contains("binary"));  // the remote end chooses
@@ -159,4 +164,15 @@ TEST_CASE("a remote end that answers after the deadline is a TIMEOUT, never a fa
   release.set_value();
   server.stop();
   serving.join();
+}
+
+TEST_CASE("launch switches: a headless browser has a desktop's pointer; a user's --blink-settings keys come after ours") {
+  using V = std::vector<std::string>;
+  const std::string ours = "primaryPointerType=4,availablePointerTypes=4,primaryHoverType=2,availableHoverTypes=2";
+  CHECK(lscope::launchSwitches(true, {}) == V{"--headless", "--blink-settings=" + ours});
+  CHECK(lscope::launchSwitches(true, {"--lang=de", "--blink-settings=primaryPointerType=2"}) ==
+        V{"--headless", "--blink-settings=" + ours + ",primaryPointerType=2", "--lang=de"});
+  // Headed: the real devices say what they are; a user's settings pass as they were.
+  CHECK(lscope::launchSwitches(false, {"--lang=de"}) == V{"--lang=de"});
+  CHECK(lscope::launchSwitches(false, {"--blink-settings=a=1", "--blink-settings=b=2"}) == V{"--blink-settings=a=1,b=2"});
 }

@@ -113,8 +113,7 @@ class CdpBrowser final : public BackendFactory {
     spawn.args.insert(spawn.args.end(), chromiumSwitches().begin(), chromiumSwitches().end());
     spawn.args.push_back("--window-size=" + std::to_string(options_.viewport_width) + "," +
                          std::to_string(options_.viewport_height));
-    if (!options_.headed) spawn.args.push_back("--headless");
-    spawn.args.insert(spawn.args.end(), options_.extra_args.begin(), options_.extra_args.end());
+    for (auto& a : launchSwitches(!options_.headed, options_.extra_args)) spawn.args.push_back(std::move(a));
     spawn.args.push_back("about:blank");
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();

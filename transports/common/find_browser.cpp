@@ -56,4 +56,20 @@ const std::vector<std::string>& chromiumSwitches() {
   return kSwitches;
 }
 
+std::vector<std::string> launchSwitches(bool headless, const std::vector<std::string>& extra) {
+  static const std::string kBlink = "--blink-settings=";
+  std::string blink = headless ? "primaryPointerType=4,availablePointerTypes=4,primaryHoverType=2,availableHoverTypes=2" : "";
+  std::vector<std::string> out;
+  if (headless) out.push_back("--headless");
+  for (const auto& a : extra) {
+    if (a.rfind(kBlink, 0) == 0) {
+      blink += (blink.empty() ? "" : ",") + a.substr(kBlink.size());  // later keys win
+    } else {
+      out.push_back(a);
+    }
+  }
+  if (!blink.empty()) out.insert(out.begin() + (headless ? 1 : 0), kBlink + blink);
+  return out;
+}
+
 }  // namespace lscope

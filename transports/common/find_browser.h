@@ -23,4 +23,11 @@ Result<std::string> findBrowser(const std::string& requested);
 // the one a popup opened, a cross-origin frame's process under load), and no hang monitor.
 const std::vector<std::string>& chromiumSwitches();
 
+// The switches after those: `headless` adds --headless and the input devices a desktop has
+// (--blink-settings pointer and hover: a headless Chromium has none, so `(pointer: fine)` and
+// `(hover: hover)` were false and pages drew their touch UI, MUI X its mobile pickers; Playwright
+// tells headless Chromium the same); then `extra` (--browser-arg), whose own --blink-settings
+// keys win over these (Chromium reads one such switch: they are merged).
+std::vector<std::string> launchSwitches(bool headless, const std::vector<std::string>& extra);
+
 }  // namespace lscope

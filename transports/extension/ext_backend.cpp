@@ -176,8 +176,7 @@ class ExtensionFactory final : public BackendFactory {
       spawn.args.push_back("--screen-info={" + std::to_string(options_.viewport_width + 400) + "x" +
                            std::to_string(options_.viewport_height + 600) + "}");
     }
-    if (!options_.headed) spawn.args.push_back("--headless");
-    spawn.args.insert(spawn.args.end(), extra.begin(), extra.end());
+    for (auto& a : launchSwitches(!options_.headed, extra)) spawn.args.push_back(std::move(a));
     spawn.args.push_back("about:blank");
     auto child = ChildProcess::spawn(spawn);
     if (!child) return child.status();

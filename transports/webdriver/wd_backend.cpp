@@ -239,9 +239,8 @@ json sessionCapabilities(Engine engine, const WdOptions& options, const std::str
     json args = chromiumSwitches();
     args.push_back("--window-size=" + std::to_string(options.viewport_width) + "," +
                    std::to_string(options.viewport_height));
-    if (!options.headed) args.push_back("--headless");
     if (!profile_dir.empty()) args.push_back("--user-data-dir=" + profile_dir);
-    for (const auto& a : options.extra_args) args.push_back(a);
+    for (const auto& a : launchSwitches(!options.headed, options.extra_args)) args.push_back(a);
     json chrome = {{"args", args}};
     if (!browser_binary.empty()) chrome["binary"] = browser_binary;
     if (!downloads_dir.empty()) {
