@@ -182,18 +182,24 @@ function leaveScriptMode(tabId) {
 // those still running when the tab goes to script mode are told to the server then, as the
 // debugger's reports of them went with it (a wait for a quiet network ended before a fetch the
 // page began under the debugger). Events are sent only while the tab is scripted.
-const requestWatchers = new Map();  // tabId -> { listeners, running: Map(requestId -> request) }
+const requestWatchers = new Map();  // tabId -> { listeners, running: Map(requestId -> its event) }
 function watchRequests(tabId) {
   if (requestWatchers.has(tabId) || !chrome.webRequest) return;
   const filter = { urls: ['<all_urls>'], tabId };
   const session = 'tab-' + tabId;
   const running = new Map();
-  const ended = (d) => running.delete(d.requestId) && S.scripted[tabId];
+  // An end is told even of a request this worker did not see begin (one woken again lost its
+  // list): the server may have heard of its start.
+  const ended = (d) => { running.delete(d.requestId); return !!S.scripted[tabId]; };
   const w = {
     running,
     start: (d) => {
-      running.set(d.requestId, { url: d.url, method: d.method });
-      if (S.scripted[tabId]) emit('Network.requestWillBeSent', { requestId: 'r' + d.requestId, request: { url: d.url, method: d.method } }, session);
+      // A WebSocket is no request the server waits for (the debugger reports none either).
+      if (d.type === 'websocket') return;
+      // A video or sound buffers as long as it plays: the server waits for no such request.
+      const event = { requestId: 'r' + d.requestId, request: { url: d.url, method: d.method }, type: d.type === 'media' ? 'Media' : 'Other' };
+      running.set(d.requestId, event);
+      if (S.scripted[tabId]) emit('Network.requestWillBeSent', event, session);
     },
     done: (d) => { if (ended(d)) emit('Network.loadingFinished', { requestId: 'r' + d.requestId }, session); },
     failed: (d) => { if (ended(d)) emit('Network.loadingFailed', { requestId: 'r' + d.requestId, errorText: d.error }, session); },
@@ -207,9 +213,7 @@ function watchRequests(tabId) {
 // would have heard of them from the beginning.
 function announceRunningRequests(tabId) {
   const w = requestWatchers.get(tabId);
-  for (const [id, request] of w ? w.running : []) {
-    emit('Network.requestWillBeSent', { requestId: 'r' + id, request }, 'tab-' + tabId);
-  }
+  for (const event of w ? w.running.values() : []) emit('Network.requestWillBeSent', event, 'tab-' + tabId);
 }
 function unwatchRequests(tabId) {
   const w = requestWatchers.get(tabId);
