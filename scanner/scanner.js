@@ -1216,7 +1216,12 @@
     if (isScrollable(st)) return true;
     const role = attr(el, 'role');
     if (role !== 'listbox' && role !== 'menu' && role !== 'tree') return false;
-    return scrollHeight(el) > clientHeight(el) + 1 || scrollWidth(el) > clientWidth(el) + 1;
+    // Shown, not collapsed (a menu folded to max-height 0 keeps its padding): room for a choice.
+    const h = clientHeight(el);
+    const w = clientWidth(el);
+    if (h - parseFloatSafe(st.paddingTop) - parseFloatSafe(st.paddingBottom) < 8 ||
+        w - parseFloatSafe(st.paddingLeft) - parseFloatSafe(st.paddingRight) < 8) return false;
+    return scrollHeight(el) > h + 1 || scrollWidth(el) > w + 1;
   }
 
   /** The whole scrollable area of a scroll container, in viewport coordinates. */
