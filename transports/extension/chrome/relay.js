@@ -455,6 +455,7 @@ chrome.webNavigation.onCreatedNavigationTarget.addListener(async ({ sourceTabId,
   if (!tab) return;
   S.tabs[tabId] = ctx;
   save();
+  watchRequests(tabId);  // from its first load: it may go to script mode before any command
   groupTab(tab, ctx);
   emit('Target.targetCreated', { targetInfo: info(tab, ctx) });
 });
