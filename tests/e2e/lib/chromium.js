@@ -1,5 +1,5 @@
 // A headless Chromium that the tests start themselves, for lscope to attach to (--cdp-url,
-// --cdp-endpoint): with the switches lscope's own launch uses (transports/cdp/cdp_browser.cpp), so
+// --cdp-endpoint): with the switches lscope's own launch uses (transports/common/find_browser.cpp), so
 // pages see the same window, in its own process group and a fresh profile, both gone on close().
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -13,6 +13,8 @@ export async function startChromium({ width = 1280, height = 800 } = {}) {
     '--no-default-browser-check', '--disable-background-networking', '--disable-component-update',
     '--disable-sync', '--disable-dev-shm-usage', '--disable-features=Translate,MediaRouter,OptimizationHints',
     '--mute-audio', '--hide-scrollbars', `--window-size=${width},${height}`,
+    // A desktop's mouse, as lscope tells a headless browser it starts (launchSwitches).
+    '--blink-settings=primaryPointerType=4,availablePointerTypes=4,primaryHoverType=2,availableHoverTypes=2',
     `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'],
   // Its own process group, so the whole browser (zygotes, renderers) can be ended at once.
   { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
