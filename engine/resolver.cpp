@@ -572,9 +572,10 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
       if (!f) return f.status();
       for (auto& m : *f) {
         // As for listed elements (textQualityOne): inside a word only from 4 characters on ("OK"
-        // is no part of "Book table"). A text cut at 200 characters may hold it further on.
+        // is no part of "Book table"), unless `contains` was asked for. A text cut at 200
+        // characters may hold it further on.
         std::string want = normalizeText(text);
-        if (mode == "contains" && want.size() < 4 && m.matched.size() < 200 && !containsWords(normalizeText(m.matched), want)) {
+        if (target.match == TextMatch::kAuto && want.size() < 4 && m.matched.size() < 200 && !containsWords(normalizeText(m.matched), want)) {
           continue;
         }
         found.push_back(std::move(m));

@@ -220,9 +220,11 @@ TEST_CASE("the text fallback finds a short text as words, never inside a word") 
   auto words = resolveTarget(*parseTarget("\"OK\""), p, hooks, false);
   REQUIRE(words.ok());
   CHECK(words->element->text == "OK, book it");
-  // From 4 characters, inside a word too (as for listed elements).
+  // From 4 characters, inside a word too (as for listed elements); and whenever contains is asked for.
   shown = {"Bookings"};
   CHECK(resolveTarget(*parseTarget("\"book\""), p, hooks, false).ok());
+  shown = {"Book table"};
+  CHECK(resolveTarget(*parseTarget("contains \"OK\""), p, hooks, false).ok());
 }
 
 TEST_CASE("a row chosen for some of its words is pressed at those words") {
