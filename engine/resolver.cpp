@@ -570,14 +570,13 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
          }()) {
       auto f = hooks.find_text(text, mode);
       if (!f) return f.status();
+      // As for listed elements (textQualityOne): inside a word only from 4 characters on ("OK"
+      // is no part of "Book table"), unless `contains` was asked for. A text cut at 200
+      // characters may hold it further on.
+      const std::string want = normalizeText(text);
+      const bool words_only = target.match == TextMatch::kAuto && want.size() < 4;
       for (auto& m : *f) {
-        // As for listed elements (textQualityOne): inside a word only from 4 characters on ("OK"
-        // is no part of "Book table"), unless `contains` was asked for. A text cut at 200
-        // characters may hold it further on.
-        std::string want = normalizeText(text);
-        if (target.match == TextMatch::kAuto && want.size() < 4 && m.matched.size() < 200 && !containsWords(normalizeText(m.matched), want)) {
-          continue;
-        }
+        if (words_only && m.matched.size() < 200 && !containsWords(normalizeText(m.matched), want)) continue;
         found.push_back(std::move(m));
       }
       if (!found.empty()) break;

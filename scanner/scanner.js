@@ -1221,7 +1221,12 @@
     const w = clientWidth(el);
     if (h - parseFloatSafe(st.paddingTop) - parseFloatSafe(st.paddingBottom) < 8 ||
         w - parseFloatSafe(st.paddingLeft) - parseFloatSafe(st.paddingRight) < 8) return false;
-    return scrollHeight(el) > h + 1 || scrollWidth(el) > w + 1;
+    return overflowsItsBox(el);
+  }
+
+  /** More content than `el`'s box shows, either way. */
+  function overflowsItsBox(el) {
+    return scrollHeight(el) > clientHeight(el) + 1 || scrollWidth(el) > clientWidth(el) + 1;
   }
 
   /** The whole scrollable area of a scroll container, in viewport coordinates. */
@@ -4317,7 +4322,7 @@
   /** True when `el` is a scroll container with more content than its box shows. */
   function scrollsItsContent(el) {
     const st = styleOf(el);
-    return !!st && isScrollable(st) && (scrollHeight(el) > clientHeight(el) + 1 || scrollWidth(el) > clientWidth(el) + 1);
+    return !!st && isScrollable(st) && overflowsItsBox(el);
   }
 
   /**
