@@ -12,6 +12,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "engine/do_parser.h"
 #include "engine/observation.h"
 #include "engine/waits.h"
 
@@ -755,6 +756,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
                   "type into an input: observe to find it");
   }
+  if (el.attributes.contains("sections")) return typeSections(el, text);
   auto b = backend();
   if (!b) return b.status();
   if (el.isSensitive()) rememberSecret(text);
@@ -931,6 +933,154 @@ std::optional<Point> pointAfter(const std::string& message, const std::string& l
 }
 
 }  // namespace
+
+namespace {
+// The runs of digits and of letters in `text` ("7:30pm" -> 7, 30, pm); bytes past ASCII are letters.
+std::vector<std::string> alnumRuns(const std::string& text) {
+  std::vector<std::string> out;
+  int last = 0;  // 1 digit, 2 letter
+  for (unsigned char c : text) {
+    const int kind = std::isdigit(c) ? 1 : (std::isalpha(c) || c >= 0x80) ? 2 : 0;
+    if (kind && kind == last) out.back() += static_cast<char>(c);
+    else if (kind) out.emplace_back(1, static_cast<char>(c));
+    last = kind;
+  }
+  return out;
+}
+
+bool allDigits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c); });
+}
+
+int kindIndex(const std::vector<std::string>& kinds, const std::string& kind) {
+  auto at = std::find(kinds.begin(), kinds.end(), kind);
+  return at == kinds.end() ? -1 : static_cast<int>(at - kinds.begin());
+}
+}  // namespace
+
+std::vector<std::string> sectionParts(const std::string& text, const std::vector<std::string>& kinds) {
+  std::vector<std::string> runs = alnumRuns(text);
+  const int hour = kindIndex(kinds, "hour");
+  const int period = kindIndex(kinds, "dayPeriod");
+  // A 24-hour time ("19:30") into a field that draws AM/PM last: the hour on its clock, the period added.
+  if (runs.size() + 1 == kinds.size() && hour >= 0 && period == static_cast<int>(kinds.size()) - 1 &&
+      hour < period && allDigits(runs[hour])) {
+    int h = std::atoi(runs[hour].c_str());
+    if (h > 23) return {};
+    runs.push_back(h >= 12 ? "PM" : "AM");
+    h = h % 12 == 0 ? 12 : h % 12;
+    runs[hour] = (h < 10 ? "0" : "") + std::to_string(h);
+  }
+  if (runs.size() != kinds.size()) return {};
+  // A date written year first (ISO 8601: "2025-06-20") into a field that does not start with the year.
+  const int y = kindIndex(kinds, "year"), m = kindIndex(kinds, "month"), d = kindIndex(kinds, "day");
+  if (y > 0 && m >= 0 && d >= 0 && std::max({y, m, d}) < 3 && runs[0].size() == 4 && allDigits(runs[0]) &&
+      allDigits(runs[1]) && allDigits(runs[2])) {
+    std::vector<std::string> out = runs;
+    out[y] = runs[0];
+    out[m] = runs[1];
+    out[d] = runs[2];
+    runs = out;
+  }
+  // A period takes its first letter: the field completes it ("P" is PM) and moves on; a second
+  // letter would go to what the focus moved to.
+  if (period >= 0 && !allDigits(runs[period])) runs[period] = runs[period].substr(0, 1);
+  return runs;
+}
+
+bool showsParts(const std::string& shown, const std::vector<std::string>& parts) {
+  const auto norm = [](std::string s) {
+    if (allDigits(s)) {
+      s.erase(0, std::min(s.find_first_not_of('0'), s.size() - 1));
+    }
+    for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+  };
+  std::vector<std::string> seen = alnumRuns(shown);
+  if (seen.size() != parts.size()) return false;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string want = norm(parts[i]), got = norm(seen[i]);
+    if (got.rfind(want, 0) != 0) return false;  // "p" typed, "pm" shown
+  }
+  return true;
+}
+
+namespace {
+std::vector<std::string> sectionKinds(const Element& el) {
+  return splitWords(el.attributes.value("sections", ""));
+}
+}  // namespace
+
+bool fieldShowsTyped(const Element& el, const std::string& shown, const std::string& typed) {
+  if (el.attributes.contains("sections")) {
+    const auto parts = sectionParts(typed, sectionKinds(el));
+    if (!parts.empty()) return showsParts(shown, parts);
+  }
+  return showsTyped(shown, typed);
+}
+
+Result<std::string> Page::typeSections(const Element& el, const std::string& text) {
+  // A date or time field drawn section by section (MUI X's field, React Aria's DateField): a
+  // person clicks it and types each part into its section, and the field moves on by itself
+  // once a part is whole. Each part goes into its own section, focused in turn (a part shorter
+  // than its section, "6" for the month, leaves the focus there), at a typist's pace: the field
+  // moves the focus a render after the key.
+  auto b = backend();
+  if (!b) return b.status();
+  const std::vector<std::string> kinds = sectionKinds(el);
+  const std::vector<std::string> parts = sectionParts(text, kinds);
+  auto point = pointOf(el, "type");
+  if (!point) return point.status();
+  LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+  if (parts.empty()) {
+    // Not one part per section: typed as it is, from the first section on.
+    auto at = scanner_.focusSection(el.scanner_id, el.frame, 0);
+    if (!at) return at.status();
+    LSCOPE_RETURN_IF_ERROR((*b)->typePaced(text, deadline));
+  }
+  for (size_t i = 0; i < parts.size(); ++i) {
+    auto at = scanner_.focusSection(el.scanner_id, el.frame, static_cast<int>(i));
+    if (!at) return at.status();
+    if (!at->focused) {
+      return Status(codes::kElementNotInteractable,
+                    describe(el) + " did not take the focus in its " + kinds[i] + " section",
+                    "observe, then type again");
+    }
+    // Typed over: a section just focused takes a part anew (its old one is selected).
+    LSCOPE_RETURN_IF_ERROR((*b)->typePaced(parts[i], deadline));
+  }
+  state_.typed = {state_.last_document, el.key, el.form};
+  settle();  // the field's last word on the keys: it may pad, complete or refuse a part
+  auto v = scanner_.getValue(el.scanner_id, el.frame);
+  if (!v || !v->is_string()) return std::string();
+  const std::string shown = v->get<std::string>();
+  if (parts.empty() ? showsTyped(shown, text) : showsParts(shown, parts)) return std::string();
+  if (shown.empty()) {
+    return Status(codes::kElementNotInteractable, describe(el) + " kept none of the keys",
+                  "observe, then type again");
+  }
+  return " (the field reads " + quote(shown.size() > 60 ? shown.substr(0, 60) + "…" : shown) + ")";
+}
+
+Status Page::clearSections(Backend& b, const Element& el) {
+  // The last section first, as Backspace empties a field from its end: a section emptied by
+  // Backspace (all of it in MUI X, a character per press in React Aria), read again after each.
+  const int n = std::atoi(el.attributes.value("segments", "0").c_str());
+  LSCOPE_RETURN_IF_ERROR(pointOf(el, "type").status());
+  for (int i = n - 1; i >= 0; --i) {
+    for (int press = 0; press < 8; ++press) {
+      auto at = scanner_.focusSection(el.scanner_id, el.frame, i);
+      if (!at) return at.status();
+      if (at->text.empty()) break;
+      if (!at->focused) {
+        return Status(codes::kElementNotInteractable, describe(el) + " did not take the focus to be emptied",
+                      "observe, then clear again");
+      }
+      LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
+    }
+  }
+  return Status::ok();
+}
 
 bool showsTyped(const std::string& shown, const std::string& typed) {
   if (normalizeText(shown).find(normalizeText(typed)) != std::string::npos) return true;
@@ -1549,6 +1699,12 @@ Result<std::string> Page::focus(const Element& el) {
 
 Result<std::string> Page::clear(const Element& el) {
   startAction();
+  if (el.attributes.contains("sections")) {
+    auto b = backend();
+    if (!b) return b.status();
+    LSCOPE_RETURN_IF_ERROR(clearSections(**b, el));
+    return std::string();
+  }
   LSCOPE_RETURN_IF_ERROR(scanner_.clear(el.scanner_id, el.frame));
   return std::string();
 }

@@ -80,6 +80,16 @@ struct Acted {
 // Whether a field showing `shown` holds what was typed: the text itself, or its letters and digits
 // in order (a mask's literals and a number's separators aside: "(415) 555-2671" for "4155552671").
 bool showsTyped(const std::string& shown, const std::string& typed);
+// The part of `text` each section of a field drawn section by section takes, by the sections'
+// kinds ("month day year", "hour minute dayPeriod"): the letters and digits of the text in the
+// field's order, a date written year first ("2025-06-20") placed by kind, a 24-hour time into a
+// field with AM/PM given its period. Empty when the text does not split into one part per section.
+std::vector<std::string> sectionParts(const std::string& text, const std::vector<std::string>& kinds);
+// Whether a field drawn section by section shows the parts typed: part by part, letters and
+// digits only, a number's leading zeros aside ("6" shows as "06"), a period by its first letter.
+bool showsParts(const std::string& shown, const std::vector<std::string>& parts);
+// showsTyped for the field `el`: part by part for one drawn section by section.
+bool fieldShowsTyped(const Element& el, const std::string& shown, const std::string& typed);
 
 class Page {
  public:
@@ -187,6 +197,8 @@ class Page {
  private:
   // After typing `text` into el: the keys landed, or a popup that opened took them (an error).
   Result<std::string> typedLanded(const Element& el, const std::string& text);
+  Result<std::string> typeSections(const Element& el, const std::string& text);
+  Status clearSections(Backend& b, const Element& el);
   // Empties the focused field `el` before typing: with real keys (select all, Backspace) where
   // the page listens to its keys, as a person does; the scanner's one-step clear otherwise, or
   // for what the keys left.

@@ -111,6 +111,12 @@ Status ScannerClient::focus(int id, const std::string& frame) const {
   return call({{"cmd", "focus"}, {"id", id}}, frame).status();
 }
 
+Result<ScannerClient::SectionFocus> ScannerClient::focusSection(int id, const std::string& frame, int section) const {
+  auto r = call({{"cmd", "focus"}, {"id", id}, {"section", section}}, frame);
+  if (!r) return r.status();
+  return SectionFocus{r->value("focused", false), r->value("text", std::string())};
+}
+
 Result<std::string> ScannerClient::selectText(int id, const std::string& frame, const std::string& text) const {
   auto r = call({{"cmd", "select"}, {"id", id}, {"text", text}}, frame);
   if (!r) return r.status();

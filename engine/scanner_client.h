@@ -92,6 +92,13 @@ class ScannerClient {
   Status clear(int id, const std::string& frame) const;
   Status setChecked(int id, const std::string& frame, bool checked) const;
   Status focus(int id, const std::string& frame) const;
+  // One section of a field drawn section by section (attributes "sections"), focused as a press
+  // does: whether it took the focus, and the text it holds ("" while it shows its placeholder).
+  struct SectionFocus {
+    bool focused = false;
+    std::string text;
+  };
+  Result<SectionFocus> focusSection(int id, const std::string& frame, int section) const;
   // Selects by visible text, by value, or by index; returns the chosen option's text.
   Result<std::string> selectText(int id, const std::string& frame, const std::string& text) const;
   Result<std::string> selectValue(int id, const std::string& frame, const std::string& value) const;

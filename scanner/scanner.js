@@ -3836,6 +3836,7 @@
     });
     items = settleClickables(items, vp);
     items = joinSegmentedFields(items);
+    items = joinSectionedFields(items);
     const keys = assignKeys(items);
     markPrimaries(items);
 
@@ -4006,9 +4007,110 @@
   /** The text of a segmented field's boxes, joined; null when `item` is no such field. */
   function segmentsValue(item) {
     if (!item.segments) return null;
+    if (item.sections) return sectionsValue(item.segments);
     let s = '';
     each(item.segments, (el) => { s += str(rawValue(el, 'input', 'input')); });
     return s;
+  }
+
+  // ----- a date or time field drawn section by section -----
+  // A group (role=group, named by its label) of editable spinbuttons, one per part of the date
+  // or time, with the separators between them as text: MUI X's pickers (v7's accessible DOM
+  // structure, v8's default: the sections are transparent until the field is focused or filled,
+  // the label drawn over them), React Aria's DateField and DatePicker (one segment per part, a
+  // literal between). A person reads one field ("Date", "06/20/2025") and types it part by part:
+  // listed as one element, the first section, named as the group is, `sections` saying what each
+  // part is (the engine types each part into its section). A section's own name ("Month") is
+  // not the field's.
+  const SECTION_KINDS = [[/week ?day|weekday/, 'weekday'], [/year/, 'year'], [/month/, 'month'],
+    [/day ?period|meridiem|am ?\/? ?pm/, 'dayPeriod'], [/day/, 'day'], [/hour/, 'hour'], [/minute/, 'minute'],
+    [/second/, 'second'], [/era/, 'era']];
+
+  function isDateSection(el) {
+    return ariaRole(el) === 'spinbutton' && hasAttribute(el, 'contenteditable') && isEditingHost(el);
+  }
+
+  /** The named role=group a section belongs to (a few boxes up), or null. */
+  function sectionGroupOf(el) {
+    for (let n = composedParent(el), depth = 0; n && depth < 5; n = composedParent(n), depth++) {
+      if (ariaRole(n) === 'group') return attr(n, 'aria-labelledby') || attr(n, 'aria-label') ? n : null;
+    }
+    return null;
+  }
+
+  /**
+   * A section its field keeps transparent until it is focused or filled (MUI X), in a named
+   * group a person sees, over the group's box: visible as itself, as the label drawn on the box
+   * says where to click.
+   */
+  function transparentSectionVisibility(el, cache) {
+    if (!isDateSection(el) || !checkVisibility || !checkVisibility(el, { visibilityProperty: true })) return null;
+    const group = sectionGroupOf(el);
+    if (!group) return null;
+    const gv = visibilityOf(group, cache, true);
+    if (!gv.visible) return null;
+    const r = getRect(el);
+    if (r.width < 2 || r.height < 4 || !boxesOverlap(r, gv.rect || getRect(group))) return null;
+    return { visible: true, reason: '', rect: r, view: gv.view, fixedRoot: gv.fixedRoot };
+  }
+
+  function sectionKind(el) {
+    const said = lc(collapse(attr(el, 'data-type') || attr(el, 'aria-label')));
+    const k = find(SECTION_KINDS, (pair) => reTest(pair[0], said));
+    return k ? k[1] : '';
+  }
+
+  /** A section showing its placeholder ("MM", "yyyy", "––", "aa"): nothing typed there yet. */
+  function sectionEmpty(el) {
+    if (attr(el, 'data-placeholder') === 'true') return true;
+    if (hasAttribute(el, 'aria-valuenow')) return false;
+    if (lc(collapse(attr(el, 'aria-valuetext'))) === 'empty') return true;
+    const t = collapse(textContent(el));
+    return !t || (reTest(/^(.)\1*$/u, t) && !reTest(/\d/, t));
+  }
+
+  /** What the field shows, separators and all ("06/20/2025", "07:30 PM"); empty when no part is filled. */
+  function sectionsValue(sections) {
+    if (!find(sections, (el) => !sectionEmpty(el))) return '';
+    let box = composedParent(sections[0]);
+    while (box && !composedContains(box, sections[sections.length - 1])) box = composedParent(box);
+    return box ? collapse(strReplace(str(textContent(box)), /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')) : '';
+  }
+
+  function joinSectionedFields(items) {
+    const groups = new B.Map(); // group -> its sections' items, in document order
+    each(items, (item) => {
+      if (item.segments || !isDateSection(item.el)) return;
+      const g = sectionGroupOf(item.el);
+      if (!g) return;
+      if (!mapHas(groups, g)) mapSet(groups, g, []);
+      push(mapGet(groups, g), item);
+    });
+    if (!groups.size) return items;
+    const drop = new B.Set();
+    B.mapForEach(groups, (sections, group) => {
+      // Every section of the group listed (none hidden away), and at most eight (a date and a time).
+      const all = filter(queryAll(group, '[role=spinbutton]'), isDateSection);
+      if (sections.length < 2 || sections.length > 8 || all.length !== sections.length) return;
+      const name = labelledByText(group, false) || collapse(attr(group, 'aria-label'));
+      if (!name) return;
+      const kinds = map(sections, (s) => sectionKind(s.el));
+      const date = find(kinds, (k) => k === 'year' || k === 'month' || k === 'day') !== null;
+      const time = find(kinds, (k) => k === 'hour' || k === 'minute') !== null;
+      const first = sections[0];
+      first.name = name;
+      first.text = truncate(name, TEXT_MAX);
+      first.type = 'input';
+      if (date || time) first.role = date && time ? 'datetime' : date ? 'date' : 'time';
+      first.segments = map(sections, (s) => s.el);
+      first.sections = map(kinds, (k) => k || 'other');
+      // The field's box: what a person sees and aims at.
+      const gr = getRect(group);
+      const off = frameOffset(first.ctx.chain);
+      if (gr.width > 0 && gr.height > 0) first.rect = { x: gr.left + off.x, y: gr.top + off.y, width: gr.width, height: gr.height };
+      for (let i = 1; i < sections.length; i++) setAdd(drop, sections[i]);
+    });
+    return drop.size ? filter(items, (item) => !setHas(drop, item)) : items;
   }
 
   function scopeFor(selector) {
@@ -4440,7 +4542,7 @@
    * focused). Visible as the box it covers; null for anything else.
    */
   function transparentOverlayVisibility(el, cache) {
-    const drawn = namedFieldBehindVisibility(el, cache);
+    const drawn = namedFieldBehindVisibility(el, cache) || transparentSectionVisibility(el, cache);
     if (drawn) return drawn;
     if (!isOverlayKind(el)) return null;
     const st = styleOf(el);
@@ -4684,6 +4786,7 @@
     out.rect = rectJson(item.rect);
     out.attributes = relevantAttributes(el, tag, item.type, table);
     if (item.segments) out.attributes.segments = '' + item.segments.length;
+    if (item.sections) out.attributes.sections = join(item.sections, ' ');
     // ARIA 1.1's combobox: a box with the role around its text input (Blueprint's MultiSelect).
     // The input is what takes the text and opens the list: it carries the box's ARIA.
     const box = tag === 'input' && !table.role && !table['aria-haspopup'] ? comboboxBoxOf(el) : null;
@@ -6826,6 +6929,16 @@
     const item = requireId(cmd, 'focus');
     if (isDisabled(item.el)) {
       throw fail('ELEMENT_DISABLED', 'element ' + itemLabel(item) + ' is disabled and cannot take focus; wait for it to be enabled');
+    }
+    if (hasOwn(cmd, 'section')) {
+      // One part of a field drawn section by section, focused as a press does (the page selects
+      // the section on its focus): where the engine types that part. Its text says what it holds.
+      const i = countParam(cmd, 'section', 0);
+      const el = item.sections ? item.segments[i] : null;
+      if (!el) throw fail('SCRIPT_ERROR', 'element ' + itemLabel(item) + ' has no section ' + i);
+      pressToFocus(el);
+      return { action: 'focus', id: item.id, focused: deepActiveElement(TOP_DOC) === el,
+        text: sectionEmpty(el) ? '' : collapse(textContent(el)) };
     }
     focus(item.el, { preventScroll: false });
     const focused = deepActiveElement(TOP_DOC) === item.el;

@@ -272,7 +272,7 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       }
       ++checked;
       std::string want = valueText(a.value);
-      if (!showsTyped(*now->value, want)) {
+      if (!fieldShowsTyped(*now, *now->value, want)) {
         differ.push_back(quote(a.key) + ": the field holds " + quote(*now->value));
       }
     }

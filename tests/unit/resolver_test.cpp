@@ -316,6 +316,33 @@ TEST_CASE("a field shows what was typed: the text, or its letters and digits in 
   CHECK_FALSE(showsTyped("1,000", "10.00"));                 // a decimal point lost: 100 times more
 }
 
+TEST_CASE("a date or time drawn section by section takes one part per section, in the field's order") {
+  using V = std::vector<std::string>;
+  const V mdy = {"month", "day", "year"};
+  CHECK(sectionParts("06/20/2025", mdy) == V{"06", "20", "2025"});
+  CHECK(sectionParts("6/5/2025", mdy) == V{"6", "5", "2025"});
+  CHECK(sectionParts("2025-06-20", mdy) == V{"06", "20", "2025"});        // ISO 8601, placed by kind
+  CHECK(sectionParts("2025-06-20", V{"day", "month", "year"}) == V{"20", "06", "2025"});
+  CHECK(sectionParts("20.06.2025", V{"day", "month", "year"}) == V{"20", "06", "2025"});
+  CHECK(sectionParts("2025/06/20", V{"year", "month", "day"}) == V{"2025", "06", "20"});
+  const V hm12 = {"hour", "minute", "dayPeriod"};
+  CHECK(sectionParts("07:30 PM", hm12) == V{"07", "30", "P"});           // a period by its first letter
+  CHECK(sectionParts("7:30pm", hm12) == V{"7", "30", "p"});
+  CHECK(sectionParts("19:30", hm12) == V{"07", "30", "P"});             // 24-hour time, its period added
+  CHECK(sectionParts("00:05", hm12) == V{"12", "05", "A"});
+  CHECK(sectionParts("12:00", hm12) == V{"12", "00", "P"});
+  CHECK(sectionParts("25:00", hm12).empty());
+  CHECK(sectionParts("06202025", mdy).empty());                          // no parts to tell apart
+  CHECK(sectionParts("06/20", mdy).empty());
+
+  CHECK(showsParts("06/20/2025", V{"6", "20", "2025"}));                  // padded by the field
+  CHECK(showsParts("07:30 PM", V{"07", "30", "P"}));
+  CHECK(showsParts("5/2/2027", V{"05", "02", "2027"}));                   // not padded
+  CHECK_FALSE(showsParts("06/02/2025", V{"06", "20", "2025"}));
+  CHECK_FALSE(showsParts("06/DD/YYYY", V{"06", "20", "2025"}));
+  CHECK_FALSE(showsParts("07:30 AM", V{"07", "30", "P"}));
+}
+
 TEST_CASE("dots read as the name of an unnamed menu opener; a short text is no part of a word") {
   PageScan p = scanOf("http://x.test/", "T",
                       {{"checkbox", "generic", "Subscribe to updates", "#sub"},
