@@ -935,15 +935,29 @@ std::optional<Point> pointAfter(const std::string& message, const std::string& l
 }  // namespace
 
 namespace {
-// The runs of digits and of letters in `text` ("7:30pm" -> 7, 30, pm); bytes past ASCII are letters.
+// The runs of digits and of letters in `text` ("7:30pm" -> 7, 30, pm). Past ASCII, a character is
+// a letter ("März", "午後") unless it is punctuation or a space (a dash "–", a no-break space).
 std::vector<std::string> alnumRuns(const std::string& text) {
   std::vector<std::string> out;
   int last = 0;  // 1 digit, 2 letter
-  for (unsigned char c : text) {
-    const int kind = std::isdigit(c) ? 1 : (std::isalpha(c) || c >= 0x80) ? 2 : 0;
-    if (kind && kind == last) out.back() += static_cast<char>(c);
-    else if (kind) out.emplace_back(1, static_cast<char>(c));
+  for (size_t i = 0; i < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t len = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+    len = std::min(len, text.size() - i);
+    int kind;
+    if (len == 1) {
+      kind = std::isdigit(c) ? 1 : std::isalpha(c) ? 2 : 0;
+    } else {
+      unsigned cp = c & (len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07);
+      for (size_t k = 1; k < len; ++k) cp = (cp << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+      const bool separator = (cp >= 0x80 && cp <= 0xBF) || (cp >= 0x2000 && cp <= 0x2BFF) ||
+                             (cp >= 0x3000 && cp <= 0x303F) || cp == 0xFEFF;
+      kind = separator ? 0 : 2;
+    }
+    if (kind && kind == last) out.back() += text.substr(i, len);
+    else if (kind) out.push_back(text.substr(i, len));
     last = kind;
+    i += len;
   }
   return out;
 }
@@ -972,15 +986,22 @@ std::vector<std::string> sectionParts(const std::string& text, const std::vector
     runs[hour] = (h < 10 ? "0" : "") + std::to_string(h);
   }
   if (runs.size() != kinds.size()) return {};
-  // A date written year first (ISO 8601: "2025-06-20") into a field that does not start with the year.
-  const int y = kindIndex(kinds, "year"), m = kindIndex(kinds, "month"), d = kindIndex(kinds, "day");
-  if (y > 0 && m >= 0 && d >= 0 && std::max({y, m, d}) < 3 && runs[0].size() == 4 && allDigits(runs[0]) &&
-      allDigits(runs[1]) && allDigits(runs[2])) {
-    std::vector<std::string> out = runs;
-    out[y] = runs[0];
-    out[m] = runs[1];
-    out[d] = runs[2];
-    runs = out;
+  // A date written year first (ISO 8601: "2025-06-20") into a field that does not start with the
+  // year: each date of the field (a range has two) put in the field's order.
+  for (size_t i = 0; i + 3 <= kinds.size();) {
+    const std::vector<std::string> block(kinds.begin() + i, kinds.begin() + i + 3);
+    const int y = kindIndex(block, "year"), m = kindIndex(block, "month"), d = kindIndex(block, "day");
+    if (y < 0 || m < 0 || d < 0) {
+      ++i;
+      continue;
+    }
+    if (y > 0 && runs[i].size() == 4 && allDigits(runs[i]) && allDigits(runs[i + 1]) && allDigits(runs[i + 2])) {
+      const std::string year = runs[i], month = runs[i + 1], day = runs[i + 2];
+      runs[i + y] = year;
+      runs[i + m] = month;
+      runs[i + d] = day;
+    }
+    i += 3;
   }
   // A period takes its first letter: the field completes it ("P" is PM) and moves on; a second
   // letter would go to what the focus moved to.

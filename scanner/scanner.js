@@ -4072,9 +4072,24 @@
   /** What the field shows, separators and all ("06/20/2025", "07:30 PM"); empty when no part is filled. */
   function sectionsValue(sections) {
     if (!find(sections, (el) => !sectionEmpty(el))) return '';
-    let box = composedParent(sections[0]);
-    while (box && !composedContains(box, sections[sections.length - 1])) box = composedParent(box);
-    return box ? collapse(strReplace(str(textContent(box)), /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')) : '';
+    const first = sections[0];
+    const last = sections[sections.length - 1];
+    let box = composedParent(first);
+    while (box && !composedContains(box, last)) box = composedParent(box);
+    if (!box) return '';
+    // The text from the first section to the end of the last (not a button's glyph after it).
+    const walker = docCreateTreeWalker(ownerDocument(box), box, 4 /* SHOW_TEXT */);
+    let s = '';
+    let on = false;
+    let inLast = false;
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      if (!on && composedContains(first, t)) on = true;
+      if (!on) continue;
+      if (composedContains(last, t)) inLast = true;
+      else if (inLast) break;
+      s += str(nodeValue(t));
+    }
+    return collapse(strReplace(s, /[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, ''));
   }
 
   function joinSectionedFields(items) {

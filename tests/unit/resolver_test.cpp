@@ -325,6 +325,11 @@ TEST_CASE("a date or time drawn section by section takes one part per section, i
   CHECK(sectionParts("2025-06-20", V{"day", "month", "year"}) == V{"20", "06", "2025"});
   CHECK(sectionParts("20.06.2025", V{"day", "month", "year"}) == V{"20", "06", "2025"});
   CHECK(sectionParts("2025/06/20", V{"year", "month", "day"}) == V{"2025", "06", "20"});
+  const V range = {"month", "day", "year", "month", "day", "year"};  // a range: two dates in one group
+  CHECK(sectionParts("2027-06-20 – 2027-06-25", range) == V{"06", "20", "2027", "06", "25", "2027"});
+  CHECK(sectionParts("06/20/2027 - 06/25/2027", range) == V{"06", "20", "2027", "06", "25", "2027"});
+  CHECK(sectionParts("2025-06-20 19:30", V{"month", "day", "year", "hour", "minute", "dayPeriod"}) ==
+        V{"06", "20", "2025", "07", "30", "P"});
   const V hm12 = {"hour", "minute", "dayPeriod"};
   CHECK(sectionParts("07:30 PM", hm12) == V{"07", "30", "P"});           // a period by its first letter
   CHECK(sectionParts("7:30pm", hm12) == V{"7", "30", "p"});
@@ -334,6 +339,8 @@ TEST_CASE("a date or time drawn section by section takes one part per section, i
   CHECK(sectionParts("25:00", hm12).empty());
   CHECK(sectionParts("06202025", mdy).empty());                          // no parts to tell apart
   CHECK(sectionParts("06/20", mdy).empty());
+  CHECK(sectionParts("06\u202f/\u00a020/2025", mdy) == V{"06", "20", "2025"});  // no-break spaces are no part
+  CHECK(sectionParts("20. März 2025", V{"day", "month", "year"}) == V{"20", "März", "2025"});
 
   CHECK(showsParts("06/20/2025", V{"6", "20", "2025"}));                  // padded by the field
   CHECK(showsParts("07:30 PM", V{"07", "30", "P"}));
