@@ -12,7 +12,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "engine/do_parser.h"
 #include "engine/observation.h"
 #include "engine/waits.h"
 
@@ -978,7 +977,7 @@ std::vector<std::string> sectionParts(const std::string& text, const std::vector
   const int period = kindIndex(kinds, "dayPeriod");
   // A 24-hour time ("19:30") into a field that draws AM/PM last: the hour on its clock, the period added.
   if (runs.size() + 1 == kinds.size() && hour >= 0 && period == static_cast<int>(kinds.size()) - 1 &&
-      hour < period && allDigits(runs[hour])) {
+      hour < period && allDigits(runs[hour]) && runs[hour].size() <= 2) {
     int h = std::atoi(runs[hour].c_str());
     if (h > 23) return {};
     runs.push_back(h >= 12 ? "PM" : "AM");
@@ -1003,9 +1002,12 @@ std::vector<std::string> sectionParts(const std::string& text, const std::vector
     }
     i += 3;
   }
-  // A period takes its first letter: the field completes it ("P" is PM) and moves on; a second
-  // letter would go to what the focus moved to.
-  if (period >= 0 && !allDigits(runs[period])) runs[period] = runs[period].substr(0, 1);
+  // A period in Latin letters takes its first: the field completes it ("P" is PM) and moves on; a
+  // second letter would go to what the focus moved to. Others go whole: 午前 and 午後 share their
+  // first character (a field matches what was typed as a prefix).
+  if (period >= 0 && !allDigits(runs[period]) && static_cast<unsigned char>(runs[period][0]) < 0x80) {
+    runs[period] = runs[period].substr(0, 1);
+  }
   return runs;
 }
 
@@ -1018,22 +1020,37 @@ bool showsParts(const std::string& shown, const std::vector<std::string>& parts)
     return s;
   };
   std::vector<std::string> seen = alnumRuns(shown);
+  // Words a field draws between its parts ("2025年6月20日"): its numbers alone, when all parts are numbers.
+  if (seen.size() != parts.size() && std::all_of(parts.begin(), parts.end(), allDigits)) {
+    seen.erase(std::remove_if(seen.begin(), seen.end(), [](const std::string& r) { return !allDigits(r); }), seen.end());
+  }
   if (seen.size() != parts.size()) return false;
   for (size_t i = 0; i < parts.size(); ++i) {
     const std::string want = norm(parts[i]), got = norm(seen[i]);
-    if (got.rfind(want, 0) != 0) return false;  // "p" typed, "pm" shown
+    // A number as typed, leading zeros aside ("2" is not "20"); a word by its start ("p" typed, "pm" shown).
+    if (allDigits(want) ? got != want : got.rfind(want, 0) != 0) return false;
   }
   return true;
 }
 
 namespace {
+// The kinds of a field's sections ("month day year"), as the scanner lists them.
 std::vector<std::string> sectionKinds(const Element& el) {
-  return splitWords(el.attributes.value("sections", ""));
+  std::vector<std::string> out;
+  std::string all = el.attributes.value("sections", "");
+  for (size_t at = 0; at < all.size();) {
+    size_t end = all.find(' ', at);
+    if (end == std::string::npos) end = all.size();
+    if (end > at) out.push_back(all.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
 }
 }  // namespace
 
 bool fieldShowsTyped(const Element& el, const std::string& shown, const std::string& typed) {
   if (el.attributes.contains("sections")) {
+    if (alnumRuns(typed).empty()) return shown.empty();  // emptied
     const auto parts = sectionParts(typed, sectionKinds(el));
     if (!parts.empty()) return showsParts(shown, parts);
   }
@@ -1050,6 +1067,12 @@ Result<std::string> Page::typeSections(const Element& el, const std::string& tex
   if (!b) return b.status();
   const std::vector<std::string> kinds = sectionKinds(el);
   const std::vector<std::string> parts = sectionParts(text, kinds);
+  // Nothing to type (no letters or digits): the field emptied, as typing "" into a text field does.
+  if (alnumRuns(text).empty()) {
+    LSCOPE_RETURN_IF_ERROR(clearSections(**b, el));
+    state_.typed = {state_.last_document, el.key, el.form};
+    return std::string();
+  }
   auto point = pointOf(el, "type");
   if (!point) return point.status();
   LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
@@ -1099,6 +1122,14 @@ Status Page::clearSections(Backend& b, const Element& el) {
       }
       LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
     }
+  }
+  // A section Backspace does not empty (an era) keeps the field from being empty: said.
+  settle();
+  auto v = scanner_.getValue(el.scanner_id, el.frame);
+  if (v && v->is_string() && !v->get<std::string>().empty()) {
+    return Status(codes::kElementNotInteractable,
+                  describe(el) + " still reads " + quote(v->get<std::string>()) + " after Backspace in each section",
+                  "type the whole value instead");
   }
   return Status::ok();
 }

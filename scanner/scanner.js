@@ -2126,8 +2126,11 @@
   /** The glyph words of one icon element: "trash", "x", "pen to square", "arrow back"; else ''. */
   function iconWordsOf(node) {
     const tag = tagOf(node);
-    // Icon elements (Shoelace's sl-icon, Ionicons' ion-icon, iconify-icon) name the glyph.
+    // Icon elements (Shoelace's sl-icon, Ionicons' ion-icon, iconify-icon) name the glyph,
+    // unless they say what they are for (iconElementLabel).
     if (reTest(/-icon$/, tag)) {
+      const said = iconElementLabel(node);
+      if (said) return said;
       const named = attr(node, 'name') || attr(node, 'icon');
       const m = B.reExec(/([a-z][a-z0-9-]*)$/i, named);
       if (m) return glyphWords(m[1]);
@@ -2165,6 +2168,23 @@
       }
     }
     return '';
+  }
+
+  /**
+   * What an icon element says it is for, beside the glyph it draws: its label attribute
+   * (Shoelace's sl-icon `label`, UI5's ui5-icon `accessible-name`), or the name or tooltip of the
+   * SVG it draws in its shadow root (UI5 draws `accessible-name` as the SVG's aria-label, and as
+   * its <title>, the tooltip a person sees on hover). UI5's DatePicker icon is "Open Picker",
+   * not "appointment".
+   */
+  function iconElementLabel(node) {
+    const said = collapse(attr(node, 'label') || attr(node, 'accessible-name'));
+    if (said) return said;
+    const root = shadowRoot(node);
+    const svg = root ? firstOf(root, 'svg') : null;
+    if (!svg) return '';
+    const title = firstOf(svg, 'title');
+    return collapse(attr(svg, 'aria-label') || (title ? textContent(title) : ''));
   }
 
   /** "x-lg" -> "x", "trash3-fill" -> "trash", "pen-to-square" -> "pen to square". */
@@ -2465,7 +2485,11 @@
     if (role === 'listitem' || role === 'cell') return 'item';
     // (Ant Design's options sit five levels inside .ant-select-dropdown: a virtual list's holders.)
     for (let n = parentElement(el), depth = 0; n && depth < 7; n = parentElement(n), depth++) {
-      if (ariaRole(n) === 'listbox' || reTest(OPTION_CONTAINER, attr(n, 'class')) || isSelectMenu(n)) return 'option';
+      if (ariaRole(n) === 'listbox' || isSelectMenu(n)) return 'option';
+      // (Not the box of a combobox's own field, "ui5-combobox-root": the arrow beside the field
+      // that opens the list, with nothing to read, is no option.)
+      if (reTest(OPTION_CONTAINER, attr(n, 'class')) &&
+          !(firstOf(n, 'input[role=combobox]') && !reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el))))) return 'option';
     }
     if (tag !== 'button' && tag !== 'a' && !isSelectMenu(el) && selectComponentOf(el)) return 'select';
     if (tag === 'a' || hasAttribute(el, 'data-href') || hasAttribute(el, 'data-url') ||
@@ -2700,7 +2724,13 @@
       // Only free text searches: a date or a number in a search form stays what it is (a trip
       // search's "Departure" date).
       const freeText = tag !== 'input' || !t || t === 'text' || t === 'search';
-      if (freeText && (reTest(RE.search, signals) || attr(el, 'name') === 'q' || inSearchLandmark(el))) {
+      // A picker named for what it picks ("Approver") whose placeholder says how to pick ("Search
+      // a colleague") fills a field of a form: no site search (UI5's ComboBox, MUI's Autocomplete).
+      const ph = collapse(attr(el, 'placeholder'));
+      const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete');
+      const searchSignals = picker && ph && name && lc(collapse(name)) !== lc(ph) && !reTest(RE.search, name)
+        ? name + ' ' + attr(el, 'name') + ' ' + elId(el) : signals;
+      if (freeText && (reTest(RE.search, searchSignals) || attr(el, 'name') === 'q' || inSearchLandmark(el))) {
         return 'search';
       }
       if (reTest(RE.tel, signals)) return 'tel';
@@ -4022,9 +4052,11 @@
   // listed as one element, the first section, named as the group is, `sections` saying what each
   // part is (the engine types each part into its section). A section's own name ("Month") is
   // not the field's.
-  const SECTION_KINDS = [[/week ?day|weekday/, 'weekday'], [/year/, 'year'], [/month/, 'month'],
-    [/day ?period|meridiem|am ?\/? ?pm/, 'dayPeriod'], [/day/, 'day'], [/hour/, 'hour'], [/minute/, 'minute'],
-    [/second/, 'second'], [/era/, 'era']];
+  // By the start of the section's type or name ("month, Departure": React Aria's hooks name a
+  // section by its kind, then the field's label). In this order: "weekday" and "dayPeriod" before "day".
+  const SECTION_KINDS = [[/^week ?day|^weekday/, 'weekday'], [/^year/, 'year'], [/^month/, 'month'],
+    [/^day ?period|^meridiem|^am ?\/? ?pm/, 'dayPeriod'], [/^day/, 'day'], [/^hour/, 'hour'], [/^minute/, 'minute'],
+    [/^second/, 'second'], [/^era/, 'era']];
 
   function isDateSection(el) {
     return ariaRole(el) === 'spinbutton' && hasAttribute(el, 'contenteditable') && isEditingHost(el);
@@ -4055,7 +4087,7 @@
   }
 
   function sectionKind(el) {
-    const said = lc(collapse(attr(el, 'data-type') || attr(el, 'aria-label')));
+    const said = lc(collapse(attr(el, 'data-type') || strSplit(str(attr(el, 'aria-label')), ',')[0]));
     const k = find(SECTION_KINDS, (pair) => reTest(pair[0], said));
     return k ? k[1] : '';
   }
@@ -4109,6 +4141,8 @@
       if (sections.length < 2 || sections.length > 8 || all.length !== sections.length) return;
       const name = labelledByText(group, false) || collapse(attr(group, 'aria-label'));
       if (!name) return;
+      // (Kinds it cannot tell, a localized MUI X label, still join: the group and its editable
+      // spinbuttons say it is one field; the engine then types the text as it is.)
       const kinds = map(sections, (s) => sectionKind(s.el));
       const date = find(kinds, (k) => k === 'year' || k === 'month' || k === 'day') !== null;
       const time = find(kinds, (k) => k === 'hour' || k === 'minute') !== null;
@@ -7158,6 +7192,9 @@
     const { item, kind } = editableItem(cmd, 'clear');
     ensureActionable(item, actionOptions(cmd, 'type'));
     focusForTyping(item.el, kind);
+    if (item.sections) {
+      throw fail('SCRIPT_ERROR', 'element ' + itemLabel(item) + ' is drawn section by section: the engine empties it with keys');
+    }
     if (item.segments) {
       // A code split over boxes: each box emptied, the last first, as Backspace would.
       for (let i = item.segments.length - 1; i >= 0; i--) clearField(item.segments[i], 'input');

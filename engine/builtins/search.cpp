@@ -17,6 +17,9 @@ using namespace builtin;
 bool isSearchBox(const Element& e) {
   if (e.type != "input" && e.type != "textarea" && e.attributes.value("role", "") != "combobox") return false;
   if (e.role == "search") return true;
+  // A picker the scanner did not call a search is named for what it picks ("Approver"), its
+  // placeholder saying how ("Search a colleague"): it fills a field of a form (scanner/README.md).
+  if (e.attributes.value("role", "") == "combobox") return false;
   return e.type == "input" && (attrHas(e, {"search", "query", "keyword"}) || e.attributes.value("name", "") == "q" ||
                                textHas(e, {"search", "find"}));
 }

@@ -118,6 +118,17 @@ describe('search', () => {
     assert.match(await fails('search', { query: 'tanya', appear: '0s' }), /^error search: no search box on this page/);
     assert.doesNotMatch(text(await call('observe')), /Remove Tanya Fox|invites sent/);
   });
+  it('a picker named for what it picks is no site search, in a panel without a form (MUI: "Approver", "Search a colleague")', async () => {
+    // Typing there chose a colleague, and the panel's one button sent the request.
+    await go('corpus/reach/mui-timeoff.html');
+    const seen = text(await call('observe'));
+    assert.match(seen, /\[\d+\] input "Approver"/);
+    assert.doesNotMatch(seen, /search_form|- search <query>|input\/search/);
+    const before = site.received.length;
+    assert.match(await fails('search', { query: 'Ken', appear: '0s' }), /^error search: no search box on this page/);
+    assert.match(text(await call('observe')), /\[\d+\] input "Approver"\n/);  // still empty
+    assert.ok(!site.received.slice(before).some((r) => r.method === 'POST' && r.path === '/report'), 'no request sent');
+  });
   it('beside such a picker, the site search is the one used', async () => {
     await go('invite-search.html');
     const r = await ok('search', { query: 'lemmas' });

@@ -342,7 +342,17 @@ TEST_CASE("a date or time drawn section by section takes one part per section, i
   CHECK(sectionParts("06\u202f/\u00a020/2025", mdy) == V{"06", "20", "2025"});  // no-break spaces are no part
   CHECK(sectionParts("20. März 2025", V{"day", "month", "year"}) == V{"20", "März", "2025"});
 
+  CHECK(sectionParts("", mdy).empty());
+  CHECK(sectionParts(" - / ", mdy).empty());
+  CHECK(sectionParts("123:30", hm12).empty());                           // no hour of a clock
+  CHECK(sectionParts("06/20/2025", V{"other", "other", "other"}) == V{"06", "20", "2025"});
+  CHECK(sectionParts("午後7:30", V{"dayPeriod", "hour", "minute"}) == V{"午後", "7", "30"});  // whole: 午前 shares 午
+  CHECK(sectionParts("06/20/2025/1", mdy).empty());                      // more parts than sections
+
   CHECK(showsParts("06/20/2025", V{"6", "20", "2025"}));                  // padded by the field
+  CHECK_FALSE(showsParts("06/20/2025", V{"06", "2", "2025"}));            // "2" typed is not "20"
+  CHECK(showsParts("2025年6月20日", V{"2025", "06", "20"}));              // the words between parts aside
+  CHECK_FALSE(showsParts("2025年6月21日", V{"2025", "06", "20"}));
   CHECK(showsParts("07:30 PM", V{"07", "30", "P"}));
   CHECK(showsParts("5/2/2027", V{"05", "02", "2027"}));                   // not padded
   CHECK_FALSE(showsParts("06/02/2025", V{"06", "20", "2025"}));
