@@ -2724,13 +2724,7 @@
       // Only free text searches: a date or a number in a search form stays what it is (a trip
       // search's "Departure" date).
       const freeText = tag !== 'input' || !t || t === 'text' || t === 'search';
-      // A picker named for what it picks ("Approver") whose placeholder says how to pick ("Search
-      // a colleague") fills a field of a form: no site search (UI5's ComboBox, MUI's Autocomplete).
-      const ph = collapse(attr(el, 'placeholder'));
-      const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete');
-      const searchSignals = picker && ph && name && lc(collapse(name)) !== lc(ph) && !reTest(RE.search, name)
-        ? name + ' ' + attr(el, 'name') + ' ' + elId(el) : signals;
-      if (freeText && (reTest(RE.search, searchSignals) || attr(el, 'name') === 'q' || inSearchLandmark(el))) {
+      if (freeText && (reTest(RE.search, signals) || attr(el, 'name') === 'q' || inSearchLandmark(el))) {
         return 'search';
       }
       if (reTest(RE.tel, signals)) return 'tel';
@@ -5815,7 +5809,9 @@
     const picker = ariaRole(el) === 'combobox' || hasAttribute(el, 'aria-autocomplete') || opensListbox(el) ||
         !!comboboxBoxOf(el) ||
         (hasAttribute(el, 'aria-controls') && hasAttribute(el, 'aria-expanded'));
-    const form = picker && formOf(el);
+    // (Without a <form>: the nearest box around it that holds other fields, a React panel whose
+    // button sends its state: UI5's ComboBox "Approver", "Search a colleague"; MUI's Autocomplete.)
+    const form = picker && (formOf(el) || fieldsPanelOf(pc, input));
     if (!form || inSearchLandmark(el)) return false;
     // (Within its own landmark: one <form> around a whole page, as ASP.NET's, holds the header's
     // search and the footer's newsletter alike.)
@@ -5823,8 +5819,24 @@
     const inside = filter(itemsIn(pc, form), (i) => landmarkOf(i.el) === landmark);
     const others = filter(inside, (i) => i !== input && DATA_TYPES[i.type] && i.role !== 'search');
     if (others.length < 2) return false;
+    // (A button that says it searches: not one that submits, "Submit request".)
     return !find(inside, (i) => (i.type === 'button' || i.role === 'submit') && reTest(PAT.searchButton, i.name) &&
-        !reTest(/^\s*submit\s*$/i, i.name));
+        !reTest(/submit/i, i.name));
+  }
+
+  /** The nearest box around a field without a <form> that holds two other fields, within its landmark; or null. */
+  function fieldsPanelOf(pc, input) {
+    const landmark = landmarkOf(input.el);
+    let n = composedParent(input.el);
+    for (let depth = 0; n && depth < 6; depth++, n = composedParent(n)) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html' || tag === 'header' || tag === 'footer' || LANDMARK_TAGS[tag] ||
+          LANDMARK_ROLES[ariaRole(n)]) return null;
+      const others = filter(itemsIn(pc, n), (i) => i !== input && DATA_TYPES[i.type] && i.role !== 'search' &&
+          landmarkOf(i.el) === landmark);
+      if (others.length >= 2) return n;
+    }
+    return null;
   }
 
   function detectSearchForm(pc) {
