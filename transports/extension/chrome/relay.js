@@ -245,8 +245,18 @@ function sessionCommand(sessionId, method, params) {
 async function refused(tabId, method, params, error) {
   if (await toScriptMode(tabId, error)) return scriptCommand(tabId, method, params);
   if (method === 'Page.navigate') return navigateAnyway(tabId, params, error);
+  // The browser let go of the tab while a command that only sets up the session ran (a tab the
+  // page opened, switched to at once: Page.enable met "target_closed"): once attached again, or
+  // in script mode, it is asked once more. Not an input event or a script: it may have run.
+  if (RETRIED.test(method) && /^Detached while handling command/.test(toError(error).message) &&
+      await chrome.tabs.get(tabId).catch(() => null)) {
+    await ensureAttached(tabId).catch(() => {});
+    if (S.scripted[tabId]) return scriptCommand(tabId, method, params);
+    return debuggerCommand({ tabId }, method, params);
+  }
   throw error;
 }
+const RETRIED = /\.(enable|disable)$|^Page\.(getFrameTree|setLifecycleEventsEnabled)$|^Emulation\.|^Target\.setAutoAttach$/;
 
 // The agent leaves a page it cannot control: navigate through the tabs API. The load is then
 // reported by the events of the page it arrives at.
