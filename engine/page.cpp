@@ -1098,7 +1098,7 @@ Result<std::string> Page::typeSections(const Element& el, const std::string& tex
   auto v = scanner_.getValue(el.scanner_id, el.frame);
   if (!v || !v->is_string()) return std::string();
   const std::string shown = v->get<std::string>();
-  if (parts.empty() ? showsTyped(shown, text) : showsParts(shown, parts)) return std::string();
+  if (fieldShowsTyped(el, shown, text)) return std::string();
   if (shown.empty()) {
     return Status(codes::kElementNotInteractable, describe(el) + " kept none of the keys",
                   "observe, then type again");

@@ -3932,14 +3932,7 @@
   }
 
   function joinSegmentedFields(items) {
-    const groups = new B.Map(); // container -> its boxes' items, in document order
-    each(items, (item) => {
-      if (!isSegmentBox(item)) return;
-      const c = segmentContainer(item.el);
-      if (!c) return;
-      if (!mapHas(groups, c)) mapSet(groups, c, []);
-      push(mapGet(groups, c), item);
-    });
+    const groups = itemsByBox(items, (item) => (isSegmentBox(item) ? segmentContainer(item.el) : null));
     if (!groups.size) return items;
     const drop = new B.Set();
     B.mapForEach(groups, (boxes, container) => {
@@ -3956,6 +3949,18 @@
       each(items, (item) => { if (includes(proxies, item.el)) setAdd(drop, item); });
     });
     return drop.size ? filter(items, (item) => !setHas(drop, item)) : items;
+  }
+
+  /** box -> the items `boxOf` puts in it (null: none), in document order. */
+  function itemsByBox(items, boxOf) {
+    const groups = new B.Map();
+    each(items, (item) => {
+      const box = boxOf(item);
+      if (!box) return;
+      if (!mapHas(groups, box)) mapSet(groups, box, []);
+      push(mapGet(groups, box), item);
+    });
+    return groups;
   }
 
   function isSegmentGroup(boxes, container) {
@@ -4119,14 +4124,7 @@
   }
 
   function joinSectionedFields(items) {
-    const groups = new B.Map(); // group -> its sections' items, in document order
-    each(items, (item) => {
-      if (item.segments || !isDateSection(item.el)) return;
-      const g = sectionGroupOf(item.el);
-      if (!g) return;
-      if (!mapHas(groups, g)) mapSet(groups, g, []);
-      push(mapGet(groups, g), item);
-    });
+    const groups = itemsByBox(items, (item) => (item.segments || !isDateSection(item.el) ? null : sectionGroupOf(item.el)));
     if (!groups.size) return items;
     const drop = new B.Set();
     B.mapForEach(groups, (sections, group) => {
