@@ -6,7 +6,7 @@
 //                               [--kind reach|intent] [--verbose] [--json FILE]
 //
 // Drives the real binary (LSCOPE_BIN, default build/lscope) through tests/e2e/lib/corpus.js, the
-// harness tests/corpus/corpus.test.js uses: one `lscope run -` per task, judged by what the page
+// harness tests/corpus/corpus_suite.js uses: one `lscope run -` per task, judged by what the page
 // itself reported. Exits 0 whatever the numbers (1 only when it could not run).
 import fs from 'node:fs';
 import path from 'node:path';

@@ -65,6 +65,27 @@ export function samplePerPage(tasks) {
   return tasks.filter((t) => t.kind !== 'reach' || kept.has(t));
 }
 
+// The tasks of shard `shard` (1-based) of `of`: whole pages, dealt largest first to the shard with
+// the fewest tasks so far, so the shards come out near equal and a page's tasks stay together.
+export function dealByPage(tasks, shard, of) {
+  if (!(shard >= 1 && shard <= of)) throw new Error(`shard ${shard} of ${of}`);
+  const pages = new Map();
+  for (const t of tasks) {
+    const page = t.name.split('--')[0];
+    if (!pages.has(page)) pages.set(page, []);
+    pages.get(page).push(t);
+  }
+  const order = [...pages.keys()].sort((a, b) => pages.get(b).length - pages.get(a).length || a.localeCompare(b));
+  const load = new Array(of).fill(0);
+  const mine = new Set();
+  for (const page of order) {
+    const least = load.indexOf(Math.min(...load));
+    load[least] += pages.get(page).length;
+    if (least === shard - 1) mine.add(page);
+  }
+  return tasks.filter((t) => mine.has(t.name.split('--')[0]));
+}
+
 // {name, file, title, kind, expect: [{event, fields}], output: [RegExp], script, problems}
 export function parseTask(file) {
   const text = fs.readFileSync(file, 'utf8');
