@@ -22,7 +22,11 @@ std::string shownValue(const Element& e) {
 // What changed about one element, e.g. `value "a" → "b"`, `checked`, `disabled`, `selected`.
 std::vector<std::string> elementDelta(const Element& a, const Element& b) {
   std::vector<std::string> out;
-  if (a.text != b.text) out.push_back("text " + quote(a.text) + " → " + quote(b.text));
+  // The line starts with the old label (elementLabel), which shows the old text when it is short.
+  if (a.text != b.text) {
+    bool shown = !a.text.empty() && a.text.size() <= 80;  // elementLabel clips at 80 bytes
+    out.push_back("text " + (shown ? std::string() : quote(a.text) + " ") + "→ " + quote(b.text));
+  }
   if (shownValue(a) != shownValue(b)) out.push_back("value " + quote(shownValue(b)));
   if (stateWord(a) != stateWord(b)) out.push_back(stateWord(b));
   // A tab opened, a menu or accordion expanded (scanner-protocol §4.3's modifiers, with these two):

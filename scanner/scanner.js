@@ -3310,19 +3310,28 @@
     return keyText(attr(el, 'name') || elId(el));
   }
 
-  // The key each element was given, with its base, for as long as the document keeps the node.
+  // The key each element was given, with its base and the base's part before the label, for as
+  // long as the document keeps the node.
   const nodeKeys = new B.WeakMap();
+  // Controls that keep their key when only their name changes (below). Not links, options, rows
+  // or items: a list that recycles its nodes shows another entry in the same node.
+  const RENAMABLE_TYPES = { button: 1, input: 1, textarea: 1, select: 1, checkbox: 1, radio: 1 };
 
   /**
    * Keys for `items` (document order). Alike elements (same base) count in document order
    * ("#2", "#3"), except that an element keyed before keeps its key while its base is the same:
-   * a toast inserted above another must not take the older one's key (and so its id).
+   * a toast inserted above another must not take the older one's key (and so its id). A control
+   * the document keeps, in the same context, that only changed its name ("Show password" to "Hide
+   * password", "Choose date" to "Choose date, selected date is Jun 20, 2025") keeps its key too:
+   * the change report says it was renamed (`~ [7] button "Show password": text … → …`), its id
+   * stays, and nothing seems to come and go.
    * `memo` ({seen, taken, contexts, contextKeys}) carries the counts on to elements registered
    * after the scan (query, find_text).
    */
   function assignKeys(items, memo) {
     const m = memo || newKeyMemo();
     const bases = [];
+    const prefixes = [];
     each(items, (item, i) => {
       const frame = item.ctx.label ? item.ctx.label + '/' : '';
       const role = item.role === 'generic' ? '' : item.role;
@@ -3332,12 +3341,15 @@
         ck = contextKey(c);
         mapSet(m.contextKeys, c, ck);
       }
-      bases[i] = item.type + ':' + role + ':' + frame + ck + ':' + labelForKey(item);
+      prefixes[i] = item.type + ':' + role + ':' + frame + ck + ':';
+      bases[i] = prefixes[i] + labelForKey(item);
     });
     const fresh = [];
     each(items, (item, i) => {
       const known = wmGet(nodeKeys, item.el);
-      if (known && known.base === bases[i] && !mapHas(m.taken, known.key)) {
+      const same = known && (known.base === bases[i] || (known.prefix === prefixes[i] &&
+        RENAMABLE_TYPES[item.type] && !inRepeatedItem(item.el)));
+      if (same && !mapHas(m.taken, known.key)) {
         item.key = known.key;
         mapSet(m.taken, known.key, true);
       } else {
@@ -3355,9 +3367,35 @@
       mapSet(m.seen, base, n);
       mapSet(m.taken, key, true);
       items[i].key = key;
-      wmSet(nodeKeys, items[i].el, { base, key });
+      wmSet(nodeKeys, items[i].el, { base, key, prefix: prefixes[i] });
     });
     return m;
+  }
+
+  /**
+   * True when the element is one of a list's alike items' controls: an ancestor (up to six up)
+   * has two or more alike siblings that hold a control of the same tag and role. A table or a card
+   * list that shows the next page in the same nodes renames "Delete Alice" to "Delete Carol":
+   * another entry, not a renamed control. (Form rows hold other fields, not the same button.)
+   */
+  function inRepeatedItem(el) {
+    const tag = tagOf(el);
+    const role = attr(el, 'role');
+    const sel = role && reTest(/^[a-z]+$/, role) ? tag + '[role="' + role + '"]' : tag;
+    let a = el;
+    for (let depth = 0; depth < 6; depth++) {
+      const p = parentNode(a);
+      if (!p || tagOf(a) === 'body' || tagOf(a) === 'form') return false;
+      let twins = 0;
+      each(childElements(p), (s) => {
+        if (s === a || twins >= 2 || !alike(s, a)) return;
+        if (composedMatches([s], sel, 1).length) twins++;
+      });
+      if (twins >= 2) return true;
+      a = composedParent(a);
+      if (!a) return false;
+    }
+    return false;
   }
 
   function newKeyMemo() {

@@ -608,6 +608,41 @@ test('an element keeps its key when an alike one is inserted above it (a toast s
   assert.deepStrictEqual(last.map((e) => e.key), [added.key]);
 });
 
+test('a control renamed in place keeps its key; the next page of a list in the same nodes does not', async () => {
+  const t = await open('playground.html');
+  await t.evalTest(`() => {
+    const box = document.createElement('section');
+    box.setAttribute('aria-label', 'Renames');
+    box.innerHTML = '<label>Secret <input id="pw" type="password"></label>' +
+      '<button type="button" id="toggle" aria-label="Show password">👁</button>' +
+      '<a id="more" href="#more">Read more</a>' +
+      '<table><tbody>' + ['Alice', 'Bob', 'Carol'].map((n) =>
+        '<tr class="person"><td>' + n + '</td><td><button type="button" class="del">Delete ' + n + '</button></td></tr>').join('') +
+      '</tbody></table>';
+    document.body.prepend(box);
+  }`);
+  const keyOf = (scan, text) => scan.elements.find((e) => e.text === text)?.key;
+  const before = await ok(t, { cmd: 'scan' });
+  await t.evalTest(`() => {
+    document.getElementById('toggle').setAttribute('aria-label', 'Hide password');
+    document.getElementById('more').textContent = 'Read less';
+    const next = ['Dave', 'Erin', 'Frank'];
+    document.querySelectorAll('tr.person').forEach((tr, i) => {
+      tr.cells[0].textContent = next[i];
+      tr.querySelector('button').textContent = 'Delete ' + next[i];
+    });
+  }`);
+  const after = await ok(t, { cmd: 'scan' });
+  assert.ok(keyOf(before, 'Show password'), 'the toggle is listed');
+  assert.strictEqual(keyOf(after, 'Hide password'), keyOf(before, 'Show password'), 'the toggle, renamed, keeps its key');
+  // A link is where it leads, and a row's button is its entry: renamed, they are new elements.
+  assert.notStrictEqual(keyOf(after, 'Read less'), keyOf(before, 'Read more'));
+  const oldKeys = ['Alice', 'Bob', 'Carol'].map((n) => keyOf(before, 'Delete ' + n));
+  const newKeys = ['Dave', 'Erin', 'Frank'].map((n) => keyOf(after, 'Delete ' + n));
+  assert.ok(oldKeys.every(Boolean) && newKeys.every(Boolean), `${oldKeys} ${newKeys}`);
+  for (const k of newKeys) assert.ok(!oldKeys.includes(k), `the next page's button took a key of the last page's: ${k}`);
+});
+
 test('controlled inputs see every value (trackers, mask, maxlength, number, date, selects, radios)', async () => {
   const t = await open('controlled_inputs.html');
   const s = await ok(t, { cmd: 'scan' });

@@ -78,7 +78,7 @@ TEST_CASE("a changed label keeps its id and reads as a change") {
   CHECK(after.elements[0].id == before.elements[0].id);
   ChangeReport r = diffScans(before, after, {});
   REQUIRE(r.lines.size() == 1);
-  CHECK(r.lines[0] == "~ [1] button \"Follow\": text \"Follow\" → \"Following\"");
+  CHECK(r.lines[0] == "~ [1] button \"Follow\": text → \"Following\"");
 }
 
 TEST_CASE("an error message appearing is ErrorAppeared with its text") {
