@@ -1807,29 +1807,67 @@ Status Page::upload(const Element& el, const std::vector<std::string>& paths) {
 
 // --- auto-wait -------------------------------------------------------------------------------
 
+namespace {
+
+// The text a person would scroll a long list for: the target's, or its anchor's ("Invite" near
+// "Rosa Quinn"); none for ids, roles, selectors, patterns and regular expressions.
+std::string seekableText(const TargetSpec& t) {
+  auto words = [](const TargetSpec& s) {
+    return (s.kind == TargetSpec::Kind::kText || s.kind == TargetSpec::Kind::kWord) && s.match != TextMatch::kRegex;
+  };
+  if (t.anchor) return words(*t.anchor) ? t.anchor->value : "";
+  return words(t) ? t.value : "";
+}
+
+}  // namespace
+
 Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
   std::optional<Located> found;
   Status last = Status::ok();
   bool first = true;
+  bool sought = false;
+  std::string scrolled_through;  // what scrolling the long lists through found: nothing
   Status waited = waitUntil(*this, [&]() -> Result<bool> {
-    // The first look may use this command's fresh scan; later ones scan again.
-    Result<PageScan> page = first && last_fresh_ && state_.last ? Result<PageScan>(*state_.last) : scan();
-    first = false;
-    if (!page) return page.status();
-    // Moving a scan keeps its elements where they are: the resolution's pointers stay valid.
-    Located loc{std::move(page.value()), Resolution()};
-    auto res = resolve(target, loc.page);
-    if (!res) {
+    for (;;) {
+      // The first look may use this command's fresh scan; later ones scan again.
+      Result<PageScan> page = first && last_fresh_ && state_.last ? Result<PageScan>(*state_.last) : scan();
+      first = false;
+      if (!page) return page.status();
+      // Moving a scan keeps its elements where they are: the resolution's pointers stay valid.
+      Located loc{std::move(page.value()), Resolution()};
+      auto res = resolve(target, loc.page);
+      if (res) {
+        loc.res = std::move(res.value());
+        if (sought) sought_page_ = loc.page;
+        found.emplace(std::move(loc));
+        return true;
+      }
       last = res.status();
       // Not there (yet): wait for the page to change. Anything else (a bad selector, an
       // ambiguous target in strict mode) will not get better by waiting.
-      if (res.status().code() == codes::kTargetNotFound || isElementGone(res.status())) return false;
-      return res.status();
+      if (res.status().code() != codes::kTargetNotFound && !isElementGone(res.status())) return res.status();
+      // Not drawn, perhaps: a long list that draws only the rows in view (react-window, AG Grid)
+      // is scrolled to it as a person scrolls to a name (scanner `seek`), once; then looked at again.
+      if (sought || res.status().code() != codes::kTargetNotFound) return false;
+      sought = true;
+      std::string text = seekableText(target);
+      if (text.empty()) return false;
+      auto seen = scanner_.seek(text, std::min(until.remaining(), Millis(4000)));
+      if (!seen) return false;
+      if (!seen->found) {
+        if (seen->boxes > 0) {
+          scrolled_through = seen->timed_out ? "; a long list, scrolled until the time ran out, did not show it"
+                                             : "; no row of the long list" + std::string(seen->boxes > 1 ? "s" : "") +
+                                                   " scrolled through shows it";
+        }
+        return false;
+      }
+      spdlog::debug("locate: scrolled a list to {}", quote(text));
     }
-    loc.res = std::move(res.value());
-    found.emplace(std::move(loc));
-    return true;
   }, until);
+  if (!waited && !scrolled_through.empty() && last.code() == codes::kTargetNotFound) {
+    last = Status(last.code(), last.message() + scrolled_through, last.hint());
+  }
   if (!waited) return waited.code() == codes::kTimeout && !last.isOk() ? last : waited;
   return std::move(*found);
 }
@@ -1966,7 +2004,13 @@ Response Page::actAndReport(const std::string& command, const std::function<Resu
   auto before = scan();
   if (!before) return errorResponse(command, before.status());
   PageScan before_page = *before;
+  sought_page_.reset();
   auto done = act();
+  if (sought_page_) {
+    before_page = std::move(*sought_page_);
+    sought_page_.reset();
+    if (done) *done += " (scrolled its list to it)";
+  }
   if (!done) {
     dropBackendIfDead(done.status());
     Response r = errorResponse(command, done.status());

@@ -246,6 +246,9 @@ class Page {
   // The remembered scan was taken in this command and nothing has acted since: a target can be
   // resolved against it without scanning again.
   bool last_fresh_ = false;
+  // The page as it was after locate scrolled a long list to the target (seek): the action's
+  // change report starts from there, not from the rows the scrolling replaced.
+  std::optional<PageScan> sought_page_;
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;

@@ -253,6 +253,16 @@ void IdAllocator::assign(PageScan& scan, const PageScan* previous) {
       if (!now.count(e.frame + "|" + e.key)) vanished[e.frame + "|" + e.type + "|" + e.selector] = e.id;
     }
   }
+  // One such pair is a control that changed its name; several are a list that shows other
+  // entries in the same places (a long list scrolled, a table's next page): those are new.
+  int pairs = 0;
+  for (const auto& e : scan.elements) {
+    if (!e.selector.empty() && !by_key_.count(e.frame + "|" + e.key) &&
+        vanished.count(e.frame + "|" + e.type + "|" + e.selector)) {
+      ++pairs;
+    }
+  }
+  if (pairs > 1) vanished.clear();
   for (auto& e : scan.elements) {
     std::string key = e.frame + "|" + e.key;
     auto it = by_key_.find(key);

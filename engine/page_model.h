@@ -115,7 +115,8 @@ class IdAllocator {
   void reset();
   // Rewrites element ids and pattern references of `scan` in place. An element whose key is
   // new but whose selector and type match an element of `previous` that is gone keeps that
-  // element's id (its text or state changed, not its identity).
+  // element's id (its text or state changed, not its identity), when it is the only one: several
+  // such pairs are a list showing other entries in the same places, each of them new.
   void assign(PageScan& scan, const PageScan* previous = nullptr);
   // The agent id of one element found outside a scan (query, find_text): its known id, or the
   // next free one.

@@ -237,6 +237,16 @@ Result<json> ScannerClient::scroll(const json& params, const std::string& frame)
   return call(std::move(cmd), frame);
 }
 
+Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Millis timeout) const {
+  auto r = call({{"cmd", "seek"}, {"text", text}, {"timeout_ms", timeout.count()}});
+  if (!r) return r.status();
+  Sought s;
+  s.found = r->value("found", false);
+  s.boxes = r->value("boxes", 0);
+  s.timed_out = r->value("timed_out", false);
+  return s;
+}
+
 Status ScannerClient::submit(std::optional<int> id, const std::string& frame) const {
   json cmd = {{"cmd", "submit"}};
   if (id) cmd["id"] = *id;

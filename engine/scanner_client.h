@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/backend.h"
+#include "engine/deadline.h"
 #include "engine/status.h"
 
 namespace lscope {
@@ -122,6 +123,14 @@ class ScannerClient {
                                                 int max, const std::string& frame = "") const;
   Result<json> getSelector(int id, const std::string& frame) const;  // {selector, xpath}
   Result<json> scroll(const json& params, const std::string& frame = "") const;
+  // seek: scrolls the lists that draw only the rows in view until one shows `text` (it is
+  // scrolled into view then); not found, each goes back where it was.
+  struct Sought {
+    bool found = false;
+    int boxes = 0;          // lists that draw only the rows in view
+    bool timed_out = false;
+  };
+  Result<Sought> seek(const std::string& text, Millis timeout) const;
   Status submit(std::optional<int> id, const std::string& frame = "") const;
   // Event-driven waits in the page (§3.14): whether the condition held within timeout_ms (0: a
   // check now), and when not, what the page looked like ("no element matches").

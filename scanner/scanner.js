@@ -7431,6 +7431,137 @@
     return out;
   }
 
+  // ----- seek: a list that draws only the rows in view -----
+
+  const SEEK_WALK_MAX = 20000;  // elements looked at for boxes that scroll
+  const SEEK_BOXES_MAX = 4;
+  const SEEK_STEP_WAIT_MS = 150;  // for the rows a scroll makes the list draw
+
+  /**
+   * seek {text, timeout_ms}: looks for `text` in the lists that draw only what is in view
+   * (react-window, TanStack Virtual, AG Grid's rows; scanner-protocol, as a person scrolls a long
+   * list to a name): each such box is scrolled a box-height at a time from where it is down to its
+   * end, then from its top back to where it was, until a row shows the text (its text or label);
+   * that row is scrolled into view and {found: true, moved} returned. Not found, every box goes
+   * back where it was: {found: false, boxes: N}.
+   */
+  async function cmdSeek(cmd) {
+    const want = lc(collapse(str(param(cmd, 'text', ''))));
+    if (!want) throw fail('SCRIPT_ERROR', 'seek needs "text"');
+    const until = B.now() + mathMax(0, +param(cmd, 'timeout_ms', 3000) || 0);
+    const boxes = partlyDrawnBoxes();
+    let steps = 0;
+    for (const box of boxes) {
+      const start = scrollTop(box);
+      const hit = await seekIn(box, want, start, until, () => steps++);
+      if (hit) {
+        scrollIntoView(hit, { block: 'nearest', inline: 'nearest', behavior: 'instant' });
+        await settle();
+        return { found: true, boxes: boxes.length, steps, moved: scrollTop(box) !== start };
+      }
+      scrollBy(box, { top: start - scrollTop(box), behavior: 'instant' });
+      await settle();
+    }
+    return { found: false, boxes: boxes.length, steps, timed_out: B.now() >= until };
+  }
+
+  /** Scrolls `box` from `start` to its end, then from its top to `start`; the element showing `want`, or null. */
+  async function seekIn(box, want, start, until, step) {
+    let wrapped = start <= 0;
+    for (;;) {
+      const hit = showingText(box, want);
+      if (hit) return hit;
+      if (B.now() >= until) return null;
+      const y = scrollTop(box);
+      if (wrapped && start > 0 && y >= start) return null;  // came round to where it started
+      step();
+      await scrollAndDraw(box, clientHeight(box));
+      if (scrollTop(box) === y) {  // the end
+        if (wrapped) return null;
+        wrapped = true;
+        await scrollAndDraw(box, -y);
+      }
+    }
+  }
+
+  /**
+   * Scrolls `box` by `dy` and waits for the rows it draws there: the first change inside it and
+   * one task more (a list may draw in pieces), else a frame after SEEK_STEP_WAIT_MS. The browser
+   * fires `scroll` at its next frame; the event is also fired at once, so that a list that draws
+   * in its scroll handler (react-window, TanStack Virtual) does not wait a frame per step.
+   */
+  function scrollAndDraw(box, dy) {
+    return new B.Promise((resolve) => {
+      let done = false;
+      let timer = 0;
+      const stop = () => {
+        if (done) return false;
+        done = true;
+        moDisconnect(mo);
+        B.clearTimeout(timer);
+        return true;
+      };
+      const mo = new B.MutationObserver(() => { if (stop()) B.setTimeout(resolve, 0); });
+      moObserve(mo, box, { childList: true, subtree: true, characterData: true, attributes: true });
+      scrollBy(box, { top: dy, behavior: 'instant' });
+      fire(box, 'Event', 'scroll', { bubbles: false });
+      timer = B.setTimeout(() => { if (stop()) settle().then(resolve); }, SEEK_STEP_WAIT_MS);
+    });
+  }
+
+  /** The element in `box` that shows `want` (lower-cased, collapsed): its text or label, or null. */
+  function showingText(box, want) {
+    const direct = elementsWithText(want, [box], true, true)[0];
+    if (direct) return direct;
+    // The text split over several elements ("Rosa <b>Quinn</b>"): the innermost that holds it all.
+    if (!contains_(lc(collapse(safeInnerText(box))), want)) return null;
+    let el = box;
+    for (;;) {
+      const inner = find(children(el), (k) => contains_(lc(collapse(safeInnerText(k))), want));
+      if (!inner) return el;
+      el = inner;
+    }
+  }
+
+  /**
+   * Boxes that scroll over more than they draw: a box that scrolls, at least twice as tall inside
+   * as it shows, whose drawn text spans less than half of that (the rows in view and a few more).
+   * A long list drawn whole spans its height, and a scroll bar drawn as a box (AG Grid's) draws no
+   * text: neither is one of them.
+   */
+  function partlyDrawnBoxes() {
+    const out = [];
+    let n = 0;
+    const body = docBody(TOP_DOC);
+    if (!body) return out;
+    walkComposed(body, (el) => {
+      if (++n > SEEK_WALK_MAX || out.length >= SEEK_BOXES_MAX) return false;
+      const h = clientHeight(el);
+      if (h < 40 || scrollHeight(el) < 2 * h || !scrollsItsContent(el) || !isVisible(el)) return true;
+      const span = drawnSpan(el);
+      if (span > 0 && span < 0.5 * scrollHeight(el)) push(out, el);
+      return true;
+    });
+    return out;
+  }
+
+  /** How far apart the first and last text `box` draws are, in pixels (0 when it draws none). */
+  function drawnSpan(box) {
+    let top = Infinity;
+    let bottom = -Infinity;
+    let seen = 0;
+    const walker = docCreateTreeWalker(ownerDocument(box), box, 4 /* SHOW_TEXT */);
+    for (let t = walker.nextNode(); t && seen < 5000; t = walker.nextNode(), seen++) {
+      if (!reTest(/\S/, nodeValue(t))) continue;
+      const el = parentElement(t);
+      const r = el ? getRect(el) : null;
+      if (!r || !r.height) continue;
+      top = mathMin(top, r.top);
+      bottom = mathMax(bottom, r.bottom);
+    }
+    return bottom > top ? bottom - top : 0;
+  }
+
   /** Pixels to scroll: `amount`, or 80% of the viewport (or container) for "page"/default. */
   function scrollDelta(direction, amount, target, pos) {
     const vp = target ? { width: clientWidth(target), height: clientHeight(target) } : viewportSize(TOP_DOC);
@@ -9189,6 +9320,7 @@
   COMMANDS.uncheck = (cmd) => setChecked(cmd, false);
   COMMANDS.select = cmdSelect;
   COMMANDS.scroll = cmdScroll;
+  COMMANDS.seek = cmdSeek;
   COMMANDS.focus = cmdFocus;
   COMMANDS.hover = cmdHover;
   COMMANDS.submit = cmdSubmit;

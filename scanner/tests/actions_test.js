@@ -643,6 +643,31 @@ test('a control renamed in place keeps its key; the next page of a list in the s
   for (const k of newKeys) assert.ok(!oldKeys.includes(k), `the next page's button took a key of the last page's: ${k}`);
 });
 
+test('seek scrolls a list that draws only the rows in view to a text, and puts it back when none shows it', async () => {
+  const t = await open('virtual_list.html');
+  const top = () => t.evalTest('() => document.getElementById("virtual").scrollTop');
+  const first = await ok(t, { cmd: 'scan' });
+  assert.ok(!first.elements.some((e) => e.text === 'Person 350'), 'not drawn before the seek');
+  // Only the list drawn in part is scrolled: not the one drawn whole, not the empty rail.
+  const hit = await ok(t, { cmd: 'seek', text: 'person 350', timeout_ms: 5000 });
+  assert.deepStrictEqual([hit.found, hit.boxes], [true, 1]);
+  const after = await ok(t, { cmd: 'scan' });
+  const row = after.elements.find((e) => e.text === 'Person 350');
+  assert.ok(row && row.in_viewport, 'the row is drawn and in view');
+  await ok(t, { cmd: 'click', id: row.id });
+  assert.strictEqual(await t.evalTest('() => document.body.dataset.chosen'), 'Person 350');
+  // From there to the end, then from the top: a row above where it stands is found too.
+  assert.strictEqual((await ok(t, { cmd: 'seek', text: 'Person 012', timeout_ms: 5000 })).found, true);
+  const where = await top();
+  assert.ok(where < 30 * 12, `scrolled back up to row 12 (scrollTop ${where})`);
+  // Text no row shows: every row was looked at, and the list is where it was.
+  const miss = await ok(t, { cmd: 'seek', text: 'Person 999', timeout_ms: 5000 });
+  assert.deepStrictEqual([miss.found, miss.timed_out, miss.boxes], [false, false, 1]);
+  assert.ok(miss.steps >= 500 * 30 / 200 - 2, `steps ${miss.steps}`);
+  assert.strictEqual(await top(), where);
+  await err(t, { cmd: 'seek' }, 'SCRIPT_ERROR');
+});
+
 test('controlled inputs see every value (trackers, mask, maxlength, number, date, selects, radios)', async () => {
   const t = await open('controlled_inputs.html');
   const s = await ok(t, { cmd: 'scan' });

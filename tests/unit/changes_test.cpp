@@ -81,6 +81,29 @@ TEST_CASE("a changed label keeps its id and reads as a change") {
   CHECK(r.lines[0] == "~ [1] button \"Follow\": text → \"Following\"");
 }
 
+TEST_CASE("a list showing other entries in the same places lists them as new, not renamed") {
+  PageScan before = scanOf("http://x.test/p", "P",
+                           {{"button", "generic", "Ada Abbott", ".row:nth-child(1) > button"},
+                            {"button", "generic", "Alan Abbott", ".row:nth-child(2) > button"},
+                            {"button", "generic", "Send", "#send"}});
+  PageScan after = scanOf("http://x.test/p", "P",
+                          {{"button", "generic", "Rosa Quinn", ".row:nth-child(1) > button"},
+                           {"button", "generic", "Ada Rossi", ".row:nth-child(2) > button"},
+                           {"button", "generic", "Send", "#send"}});
+  IdAllocator ids;
+  ids.assign(before);
+  ids.assign(after, &before);
+  CHECK(after.elements[2].id == before.elements[2].id);
+  CHECK(after.elements[0].id != before.elements[0].id);
+  CHECK(after.elements[0].id != before.elements[1].id);
+  CHECK(after.elements[1].id != before.elements[0].id);
+  CHECK(after.elements[1].id != before.elements[1].id);
+  ChangeReport r = diffScans(before, after, {});
+  CHECK(r.added == 2);
+  CHECK(r.removed == 2);
+  CHECK(r.changed == 0);
+}
+
 TEST_CASE("an error message appearing is ErrorAppeared with its text") {
   PageScan after = loginPage();
   after.messages.push_back({"error", "Incorrect username or password.", "err:1"});
