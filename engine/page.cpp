@@ -1826,6 +1826,8 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
   Status last = Status::ok();
   bool first = true;
   bool sought = false;
+  const auto started = Clock::now();
+  constexpr Millis kSeekAfter(250);
   std::string scrolled_through;  // what scrolling the long lists through found: nothing
   Status waited = waitUntil(*this, [&]() -> Result<bool> {
     for (;;) {
@@ -1849,9 +1851,15 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
       // Not drawn, perhaps: a long list that draws only the rows in view (react-window, AG Grid)
       // is scrolled to it as a person scrolls to a name (scanner `seek`), once; then looked at again.
       if (sought || res.status().code() != codes::kTargetNotFound) return false;
-      sought = true;
       std::string text = seekableText(target);
       if (text.empty()) return false;
+      // A target the action's own rendering is about to show comes first: a quarter second
+      // for the page to change, then a look at it, before any list is scrolled.
+      if (auto waited_ms = Clock::now() - started; waited_ms < kSeekAfter) {
+        waitForChange(until, std::chrono::duration_cast<Millis>(kSeekAfter - waited_ms));
+        continue;
+      }
+      sought = true;
       auto seen = scanner_.seek(text, std::min(until.remaining(), Millis(4000)));
       if (!seen) return false;
       if (!seen->found) {
