@@ -7455,7 +7455,8 @@
       const start = scrollTop(box);
       const hit = await seekIn(box, want, start, until, () => steps++);
       if (hit) {
-        scrollIntoView(hit, { block: 'nearest', inline: 'nearest', behavior: 'instant' });
+        // Centred: the action's own scroll into view then has nothing to move.
+        scrollIntoView(hit, { block: 'center', inline: 'nearest', behavior: 'instant' });
         await settle();
         return { found: true, boxes: boxes.length, steps, moved: scrollTop(box) !== start };
       }
