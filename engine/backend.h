@@ -117,6 +117,12 @@ class Backend {
   virtual Status mouseClick(Point at, MouseButton button, int click_count, int modifiers,
                             Deadline deadline) = 0;
   virtual Status mouseMove(Point to, Deadline deadline) = 0;
+  // Presses (down) or releases the left button at `at`, for a drag: moves between them carry the
+  // held button (buttons=1), as a person's do. A backend that cannot hold a button says so.
+  virtual Status mouseButton(Point at, bool down, Deadline deadline) {
+    (void)at, (void)down, (void)deadline;
+    return Status(codes::kUnknownCommand, describe() + " cannot hold a mouse button down");
+  }
   // Inserts text at the focused element as if typed (IME-style commit, fires input events).
   virtual Status insertText(const std::string& text, Deadline deadline) = 0;
   // Commits the whole text in one step (no key events; one input event), for a field nothing

@@ -100,6 +100,15 @@ std::vector<CommandSpec> buildTable() {
                {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"hover", "Hover", "action", "Move the mouse over an element.", "hover <target>",
                {target(), autoWait()}, {}, false, false, true, true});
+  // drag: press on the target (on its handle when it has one), move the mouse to `to` in steps,
+  // release; a heading names the list or column under it (the drop lands at its end).
+  t.push_back({"drag", "Drag and drop", "action",
+               "Drag an element onto another, or to the end of the list or column a heading names.",
+               "drag <target> [to] <target>",
+               {target(), P{"to", T::kTarget, true, true, "where to drop it: an element, or a list's or column's heading",
+                            {}, false, false, false, /*lead=*/"to"},
+                autoWait()},
+               {"drag_and_drop", "move"}, false, false, false, true});
   t.push_back({"focus", "Focus", "action", "Give an element keyboard focus.", "focus <target>",
                {target(), autoWait()}, {}, false, false, true, true});
   t.push_back({"scroll", "Scroll", "action", "Scroll the page or a container.",

@@ -470,7 +470,8 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
       size_t j = 0;
       auto target = parseTargetTokens(one, j, true);
       if (!target) return target.status();
-      cmd.target = *target;
+      if (p->name == "target") cmd.target = *target;
+      else cmd.args[p->name] = vt.raw;  // a second target (drag's `to`): its text, parsed when used
       continue;
     }
     auto v = typedValue(*p, vt, spec);
@@ -483,14 +484,23 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
     const ParamSpec& p = *positional[pi];
     bool last = pi + 1 == positional.size();
     if (p.type == ParamType::kTarget) {
-      if (cmd.target) continue;  // given as an option
+      bool main = p.name == "target";
+      if (main ? cmd.target.has_value() : cmd.args.contains(p.name)) continue;  // given as an option
       if (!p.lead.empty() && rest[k].kind == Tok::kWord && lower(rest[k].text) == p.lead) {
         if (k + 1 >= rest.size()) return syntaxError(rest[k].col, "'" + rest[k].text + "' needs a target after it", spec.usage);
         ++k;
       }
+      size_t from = k;
       auto target = parseTargetTokens(rest, k, last);
       if (!target) return target.status();
-      cmd.target = *target;
+      if (main) {
+        cmd.target = *target;
+      } else {
+        // A second target (drag's `to`): the words as written, parsed again where it is used.
+        std::string written;
+        for (size_t w = from; w < k; ++w) written += (w == from ? "" : " ") + rest[w].raw;
+        cmd.args[p.name] = written;
+      }
       continue;
     }
     if (p.type == ParamType::kObject) {
@@ -525,7 +535,7 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
     return syntaxError(rest[k].col, "unexpected '" + rest[k].raw + "' after " + spec.name, spec.usage);
   }
   for (const auto& p : spec.params) {
-    bool given = p.type == ParamType::kTarget ? cmd.target.has_value() : cmd.args.contains(p.name);
+    bool given = p.type == ParamType::kTarget && p.name == "target" ? cmd.target.has_value() : cmd.args.contains(p.name);
     if (p.required && !given) {
       return syntaxError(line.size() + 1, spec.name + " needs <" + p.name + ">", spec.usage);
     }
@@ -681,6 +691,19 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
     };
     switch (p->type) {
       case ParamType::kTarget: {
+        if (p->name != "target") {
+          // A second target (drag's `to`): checked here, kept as written, parsed where it is used.
+          if (v.is_number_integer()) {
+            cmd.args[p->name] = std::to_string(v.get<long long>());
+          } else if (v.is_string()) {
+            auto t = parseTarget(v.get<std::string>());
+            if (!t) return Status(codes::kParameterInvalid, "'" + p->name + "': " + t.status().message(), t.status().hint());
+            cmd.args[p->name] = v;
+          } else {
+            return bad("an element id or a target string");
+          }
+          break;
+        }
         if (v.is_number_integer()) {
           TargetSpec t;
           t.kind = TargetSpec::Kind::kId;
@@ -750,7 +773,7 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
     }
   }
   for (const auto& p : spec->params) {
-    bool given = p.type == ParamType::kTarget ? cmd.target.has_value() : cmd.args.contains(p.name);
+    bool given = p.type == ParamType::kTarget && p.name == "target" ? cmd.target.has_value() : cmd.args.contains(p.name);
     if (p.required && !given) {
       return Status(codes::kParameterMissing, spec->name + " needs '" + p.name + "'", spec->usage);
     }

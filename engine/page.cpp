@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <regex>
 #include <set>
 #include <utility>
@@ -1741,6 +1742,127 @@ Result<std::string> Page::hover(const Element& el) {
   if (!point) return point.status();
   LSCOPE_RETURN_IF_ERROR((*b)->mouseMove(*point, deadline));
   return std::string();
+}
+
+Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline until) {
+  // The place is looked for in the scan `el` came from (its ids are that scan's).
+  auto where = locate(to, until);
+  if (!where) return where.status();
+  const Element dest = *where->res.element;
+  startAction();
+  auto b = backend();
+  if (!b) return b.status();
+  auto from = pointOf(el, "grab");
+  if (!from) return from.status();
+  if (dest.frame != el.frame) {
+    return Status(codes::kParameterInvalid, describe(el) + " and " + describe(dest) + " are in different frames",
+                  "drag within one frame");
+  }
+  if (dest.id == el.id) return Status(codes::kParameterInvalid, "drag onto itself: " + describe(el), "name where it goes");
+  auto at = pointOf(dest, "drop");
+  if (!at) return at.status();
+  // Both on the screen at once: showing the place may have scrolled the element away.
+  auto again = pointOf(el, "grab");
+  if (!again) return again.status();
+  if (std::abs(again->x - from->x) > 1 || std::abs(again->y - from->y) > 1) {
+    from = again;
+    at = pointOf(dest, "drop");
+    if (!at) return at.status();
+    auto still = pointOf(el, "grab");
+    if (!still) return still.status();
+    if (std::abs(still->x - from->x) > 1 || std::abs(still->y - from->y) > 1) {
+      return Status(codes::kElementNotInteractable,
+                    describe(el) + " and " + describe(dest) + " do not fit on the screen together",
+                    "scroll so both show, or drag in two steps through a place between them");
+    }
+  }
+  Backend& be = **b;
+  const std::string& frame = el.frame;
+  // Where the list's end is now (aimed again during the drag), in the top viewport.
+  Point offset;
+  if (!frame.empty() && state_.last) {
+    auto off = state_.last->frame_offsets.find(frame);
+    if (off != state_.last->frame_offsets.end()) offset = {off->second.x, off->second.y};
+  }
+  bool list_end = false;
+  if (auto aimed = scanner_.call({{"cmd", "point"}, {"id", dest.scanner_id}, {"check", "drop"}, {"scroll_into_view", false}}, frame)) {
+    list_end = aimed->value("end", false);
+  }
+  // The page's own HTML drag and drop (draggable=true) starts from the native press in Chromium;
+  // where it cannot (script mode, WebKit's WebDriver), the scanner fires its events instead.
+  auto watch = scanner_.call({{"cmd", "drag"}, {"op", "watch"}, {"id", el.scanner_id}}, frame);
+  drag_before_ = watch ? watch->value("place", json()) : json();
+  drag_frame_ = frame;
+  const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}, frame); };
+  LSCOPE_RETURN_IF_ERROR(be.mouseMove(*from, deadline));
+  LSCOPE_RETURN_IF_ERROR(be.mouseButton(*from, true, deadline));
+  Point last = *from;
+  const auto gesture = [&]() -> Status {
+    frame_step();
+    // Past the distance most libraries wait for before a press becomes a drag (5-8 px), then on
+    // in steps of at most 40 px, a frame each: a library reads the pointer once per frame.
+    double dx = at->x - from->x, dy = at->y - from->y;
+    double dist = std::hypot(dx, dy);
+    if (dist < 1) dx = 0, dy = 1, dist = 1;
+    const double lift = std::min(10.0, std::max(dist / 2, 1.0));
+    std::vector<Point> path{{from->x + dx / dist * lift, from->y + dy / dist * lift}};
+    int steps = std::clamp(static_cast<int>(std::ceil(dist / 40)), 4, 25);
+    for (int i = 1; i <= steps; ++i) path.push_back({from->x + dx * i / steps, from->y + dy * i / steps});
+    // A last small move over the place: some libraries decide where the item goes on the move
+    // after it arrived (the first one over a new list only enters it).
+    path.push_back({at->x, at->y + 1});
+    path.push_back(*at);
+    for (const Point& p : path) {
+      LSCOPE_RETURN_IF_ERROR(be.mouseMove(p, deadline));
+      last = p;
+      frame_step();
+    }
+    frame_step();
+    // The end of a list moves while the drag goes (the library makes room for the item as it
+    // passes): as a person's eye follows it, the hand goes where it is now, until it stays.
+    for (int i = 0; i < 4 && list_end; ++i) {
+      auto now = scanner_.call({{"cmd", "point"}, {"id", dest.scanner_id}, {"check", "drop"}, {"scroll_into_view", false}}, frame);
+      if (!now) break;
+      Point p{now->value("x", last.x) + offset.x, now->value("y", last.y) + offset.y};
+      if (std::abs(p.x - last.x) < 3 && std::abs(p.y - last.y) < 3) break;
+      LSCOPE_RETURN_IF_ERROR(be.mouseMove({(p.x + last.x) / 2, (p.y + last.y) / 2}, deadline));
+      frame_step();
+      LSCOPE_RETURN_IF_ERROR(be.mouseMove(p, deadline));
+      last = p;
+      frame_step();
+      frame_step();
+    }
+    return Status::ok();
+  };
+  Status moved = gesture();
+  Status released = be.mouseButton(last, false, deadline);
+  LSCOPE_RETURN_IF_ERROR(moved);
+  LSCOPE_RETURN_IF_ERROR(released);
+  std::string how;
+  if (watch) {
+    auto seen = scanner_.call({{"cmd", "drag"}, {"op", "seen"}}, frame);
+    if (seen && seen->value("draggable", false) && !seen->value("started", false)) {
+      auto fired = scanner_.call({{"cmd", "drag"}, {"op", "html5"}, {"id", el.scanner_id}, {"to", dest.scanner_id}}, frame);
+      if (!fired) return fired.status();
+      how = fired->value("dropped", false) ? " (HTML drag events)" : " (HTML drag events: the place took no drop)";
+    }
+  }
+  return " → " + describe(dest) + how;
+}
+
+std::string Page::dragOutcome(json* place) {
+  auto seen = scanner_.call({{"cmd", "drag"}, {"op", "seen"}}, drag_frame_);
+  if (!seen || !drag_before_.is_object()) return {};
+  const json now = seen->value("place", json());
+  if (place) *place = now;
+  const auto where = [](const json& p) {
+    std::string under = p.value("under", "");
+    return ordinalWord(p.value("index", 0)) + " of " + std::to_string(p.value("count", 0)) +
+           (under.empty() ? "" : " under " + quote(under));
+  };
+  if (!now.is_object()) return "it is no longer on the page";
+  if (now == drag_before_) return "it is where it was: " + where(now);
+  return "now " + where(now);
 }
 
 Result<std::string> Page::focus(const Element& el) {

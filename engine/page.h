@@ -163,6 +163,13 @@ class Page {
   // A guarded click, then the element's boolean state (read again once drawn when not `want`).
   Result<std::optional<bool>> clickForState(Backend& b, const Element& el, Point at, bool want);
   Result<std::string> hover(const Element& el);
+  // Drags `el` (pressed on its handle when it has one) onto `to`, found on the page as it is
+  // then: an element like it takes its place; a heading names the list or column under it, and
+  // the drop lands at its end. The mouse moves in steps, a frame each, as a person's hand does.
+  Result<std::string> drag(const Element& el, const TargetSpec& to, Deadline until);
+  // After drag (and the page settled): where the dragged item is now, "now 2nd of 2 under
+  // \"Done\"", or that it is where it was; empty when the scanner could not tell.
+  std::string dragOutcome(json* place);
   Result<std::string> focus(const Element& el);
   Result<std::string> clear(const Element& el);
   Status press(const std::string& combo, const Element* on = nullptr);
@@ -231,6 +238,8 @@ class Page {
   const Element* coveringMatch(const Status& failed, const TargetSpec& target, const Resolution& res,
                                const Element& el) const;
 
+  json drag_before_;        // drag(): where the dragged item was ({under, index, count}, or null)
+  std::string drag_frame_;
   // The browser was lost during this command: backend() does not start another until the next.
   bool lost_ = false;
   std::string lost_why_;

@@ -362,6 +362,23 @@ Response cmdElement(CommandEnv& env, const Command& c) {
   });
 }
 
+Response cmdDrag(CommandEnv& env, const Command& c) {
+  auto to = parseTarget(c.args.value("to", ""));
+  if (!to) {
+    return errorResponse("drag", Status(codes::kParameterInvalid, "'to': " + to.status().message(), to.status().hint()));
+  }
+  Response r = targetAction(env, c, "drag", [&](const Element& el) {
+    return env.page.drag(el, *to, env.page.deadline.capped(actOptions(c).timeout));
+  });
+  if (!r.ok()) return r;
+  // The page settled: where the item is now is what the person dragging it looks at.
+  json place;
+  std::string outcome = env.page.dragOutcome(&place);
+  if (!outcome.empty()) r.summary += " · " + outcome;
+  r.data["place"] = place;
+  return r;
+}
+
 Response cmdPress(CommandEnv& env, const Command& c) {
   std::string combo = c.args.value("key", "");
   return env.page.actAndReport("press", [&]() -> Result<std::string> {
@@ -566,7 +583,7 @@ const std::map<std::string, PageCommandFn>& table() {
       {"goto", cmdGoto},       {"back", cmdHistory},     {"forward", cmdHistory}, {"refresh", cmdHistory},
       {"url", cmdUrl},         {"observe", cmdObserve},  {"text", cmdText},       {"title", cmdTitle},
       {"screenshot", cmdScreenshot}, {"click", cmdClick}, {"type", cmdType},      {"clear", cmdElement},
-      {"check", cmdElement},   {"uncheck", cmdElement},  {"hover", cmdElement},   {"focus", cmdElement},
+      {"check", cmdElement},   {"uncheck", cmdElement},  {"hover", cmdElement},   {"drag", cmdDrag},   {"focus", cmdElement},
       {"select", cmdElement},  {"press", cmdPress},      {"scroll", cmdScroll},   {"upload", cmdUpload},
       {"tabs", cmdTabs},       {"wait", cmdWait},        {"extract", cmdExtract},
   };

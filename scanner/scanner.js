@@ -6715,8 +6715,8 @@
   async function cmdPoint(cmd) {
     const item = requireId(cmd, 'point');
     const check = str(param(cmd, 'check', 'click'));
-    if (check !== 'click' && check !== 'type' && check !== 'hover') {
-      throw fail('SCRIPT_ERROR', 'point check must be "click", "type" or "hover", got "' + check + '"');
+    if (check !== 'click' && check !== 'type' && check !== 'hover' && check !== 'grab' && check !== 'drop') {
+      throw fail('SCRIPT_ERROR', 'point check must be "click", "type", "hover", "grab" or "drop", got "' + check + '"');
     }
     const stable = param(cmd, 'stable', false) === true;
     if (param(cmd, 'force', false) !== true) await untilUpgraded(item.el, UPGRADE_TIMEOUT_MS, UPGRADE_PATIENCE_MS, PATIENCE_FRAMES, true);
@@ -6726,7 +6726,9 @@
     if (stable && movingAnimations(item.el).length) {
       await untilAnimationsEnd(() => movingAnimations(item.el), STILL_TIMEOUT_MS);
     }
-    let { pt, hit } = ensureActionable(item, actionOptions(cmd, check));
+    let { pt, hit } = ensureActionable(item, actionOptions(cmd, check === 'grab' || check === 'drop' ? 'hover' : check));
+    if (check === 'grab') pt = grabPoint(item, pt);
+    if (check === 'drop') pt = dropPoint(item, pt);
     if (stable) {
       // Then the same box in two consecutive animation frames, else a moving target (a sliding
       // menu, a growing panel) would take the click somewhere else.
@@ -6764,6 +6766,7 @@
     const out = { id: item.id, x: round(pt.x), y: round(pt.y), rect: rectJson(pt.rect),
       selector: itemSelector(item) };
     if (check === 'type' && param(cmd, 'focus_quiet', false) === true && focusQuietly(item, hit)) out.focused = true;
+    if (pt.end) out.end = true;  // check "drop": the end of a list, which moves as the drag goes
     return out;
   }
 
@@ -7008,6 +7011,262 @@
     return { action: 'click', id: item.id, selector: itemSelector(item), x: round(pt.x),
       y: round(pt.y), button, click_count: count, navigated: result.navigated,
       changes: result.changes };
+  }
+
+  // ----- drag and drop (engine/page.cpp Page::drag moves the mouse; this finds where) -----
+
+  // The item a drag of `el` moves: HTML's draggable box, a drag library's marked item, else the
+  // nearest box with siblings built alike (a card among cards, a row among rows), else `el`.
+  function dragItem(el) {
+    let marked = null;
+    for (let n = el, depth = 0; n && depth < 10 && !marked; n = composedParent(n), depth++) {
+      if (tagOf(n) === 'body') break;
+      if (attr(n, 'draggable') === 'true' || attr(n, 'data-rfd-draggable-id') || attr(n, 'data-rbd-draggable-id') ||
+          reTest(/sortable|draggable/i, attr(n, 'aria-roledescription'))) marked = n;
+    }
+    let alikeBox = null;
+    for (let n = el, depth = 0; n && depth < 10 && !alikeBox; n = composedParent(n), depth++) {
+      const p = composedParent(n);
+      if (!p || tagOf(p) === 'body') break;
+      if (filter(childElements(p), (s) => alike(s, n)).length >= 2) alikeBox = n;
+    }
+    // A marked grip (an icon, no words) inside a row among rows is the row's handle (dnd kit's
+    // activator); a marked card with words is the item itself (@hello-pangea/dnd's, role=button).
+    const handle = marked && !reTest(/[\p{L}\p{N}]/u, collapse(textContent(marked)));
+    if (marked && !(handle && alikeBox && alikeBox !== marked && composedContains(alikeBox, marked))) return marked;
+    return alikeBox || el;
+  }
+
+  const GRIP_CLASS = /(^|[-_\s])(handle|grip|grabber|drag-?handle|dragger|reorder)([-_\s]|$)/i;
+  const GRIP_WORDS = /\b(drag|reorder|grab|move)\b/i;
+
+  /** A small part of `item` a person presses to drag it (a grip, a "Drag" handle), or null. */
+  function dragHandle(item, within) {
+    const box = getRect(item);
+    const area = box.width * box.height;
+    const isGrip = (n) => {
+      const st = styleOf(n);
+      const cursor = st ? lc(st.cursor) : '';
+      return reTest(GRIP_CLASS, attr(n, 'class')) || reTest(GRIP_WORDS, attr(n, 'aria-label')) ||
+          reTest(GRIP_WORDS, attr(n, 'title')) || reTest(/sortable|draggable/i, attr(n, 'aria-roledescription')) ||
+          cursor === 'grab' || cursor === '-webkit-grab' || cursor === 'move';
+    };
+    // The whole item is what is pressed (its own cursor says so), or the target is the grip.
+    if (isGrip(item) && !reTest(GRIP_CLASS, attr(item, 'class'))) return null;
+    if (within !== item && isGrip(within)) return within;
+    let found = null;
+    let seen = 0;
+    walkComposed(item, (n) => {
+      if (found || ++seen > 80) return false;
+      if (n === item) return true;
+      const r = getRect(n);
+      if (r.width > 0 && r.height > 0 && r.width * r.height <= area * 0.4 && isGrip(n) && rendered(n)) found = n;
+      return !found;
+    });
+    return found;
+  }
+
+  /** The list or column a heading (a title, a label) stands over: the tallest box under it. */
+  function listUnder(el) {
+    const own = getRect(el);
+    for (let a = composedParent(el), depth = 0; a && depth < 6 && tagOf(a) !== 'body'; a = composedParent(a), depth++) {
+      const r = getRect(a);
+      if (r.height < own.height + 30) continue;
+      const kids = filter(childElements(a), (k) => getRect(k).height > 0);
+      // Side by side: a row of columns (the board), not one column.
+      for (let i = 1; i < kids.length; i++) {
+        if (getRect(kids[i]).top < getRect(kids[i - 1]).bottom - 4) return null;
+      }
+      let best = null;
+      each(kids, (k) => {
+        const kr = getRect(k);
+        if (composedContains(k, el) || kr.top < own.bottom - 4) return;
+        if (!best || kr.height > getRect(best).height) best = k;
+      });
+      if (!best) return null;
+      // Through wrappers: a lone child that fills its parent is the same place.
+      for (let guard = 0; guard < 4; guard++) {
+        const inner = childElements(best);
+        const br = getRect(best);
+        if (inner.length !== 1) break;
+        const ir = getRect(inner[0]);
+        if (ir.width * ir.height < br.width * br.height * 0.7) break;
+        best = inner[0];
+      }
+      return best;
+    }
+    return null;
+  }
+
+  /** Where a drop at the end of `list` lands: under its last item when there is room, else on its lower part. */
+  function endOfList(list) {
+    const r = getRect(list);
+    const kids = filter(childElements(list), (k) => getRect(k).height > 0);
+    if (!kids.length) return { x: r.left + r.width / 2, y: r.top + mathMin(r.height / 2, 40) };
+    const last = getRect(kids[kids.length - 1]);
+    const room = r.bottom - last.bottom;
+    // (Just under the last item, inside the list: SortableJS appends only there; a few pixels do.)
+    return { x: r.left + r.width / 2, y: room >= 4 ? last.bottom + mathMin(room / 2, 24) : last.top + last.height * 0.75 };
+  }
+
+  // The item the last `point` with check "grab" chose: what the drop that follows is judged by.
+  let dragSource = null;
+
+  /** The point check "grab": on the handle of the dragged item when it has one. */
+  function grabPoint(item, pt) {
+    const unit = dragItem(item.el);
+    dragSource = unit;
+    const handle = dragHandle(unit, item.el);
+    if (!handle || handle === item.el) return pt;
+    const r = getRect(handle);
+    const off = frameOffset(item.ctx.chain);
+    const lx = r.left + r.width / 2;
+    const ly = r.top + r.height / 2;
+    const hit = hitAt(item.ctx.chain, lx + off.x, ly + off.y);
+    if (!hit || !composedContains(unit, hit)) return pt;
+    return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
+  }
+
+  /**
+   * The point check "drop": on an item like the one dragged, its middle (it takes that place);
+   * on a heading or label over a list or column, the end of that list; else the element's middle.
+   */
+  function dropPoint(item, pt) {
+    const el = pointerTarget(item);
+    const source = dragSource && isConnected(dragSource) ? dragSource : null;
+    const unit = dragItem(el);
+    if (source && (alike(unit, source) || alike(el, source) || composedContains(source, el))) return pt;
+    const list = listUnder(el) || (alikeChildren(el) ? el : null);
+    if (!list) return pt;
+    const at = endOfList(list);
+    const vp = viewportSize(ownerDocument(el));
+    const ly = mathMax(2, mathMin(at.y, vp.height - 4));
+    const off = frameOffset(item.ctx.chain);
+    return { x: at.x + off.x, y: ly + off.y, lx: at.x, ly, rect: pt.rect, end: true };
+  }
+
+  // What the page's own HTML drag and drop did since `watch` (the native press starts it in
+  // Chromium; not from synthetic events, nor in WebKit's WebDriver).
+  const dragSeen = { armed: false, started: false, dropped: false, draggable: false };
+
+  function closestDraggable(el) {
+    for (let n = el, depth = 0; n && depth < 12; n = composedParent(n), depth++) {
+      if (attr(n, 'draggable') === 'true') return n;
+    }
+    return null;
+  }
+
+  /** The HTML drag and drop a browser runs, as events: dragstart, enter and over the place, drop, dragend. */
+  async function html5Drag(source, dest) {
+    // (A library that made it draggable for the press may have made it undraggable again since.)
+    const from = closestDraggable(source.el) || (dragSeen.draggable ? dragItem(source.el) : null);
+    if (!from) return { dropped: false };
+    const view = windowOf(from);
+    const Transfer = view && view.DataTransfer;
+    const data = Transfer ? new Transfer() : null;
+    const fr = getRect(from);
+    const start = { x: fr.left + fr.width / 2, y: fr.top + fr.height / 2 };
+    const to = dropPoint(dest, actionPoint(dest));
+    const init = (x, y) => ({ bubbles: true, cancelable: true, composed: true, view, clientX: x, clientY: y,
+      screenX: x, screenY: y, dataTransfer: data });
+    // The press a drag starts with (a library readies the item on it: SortableJS's pointerdown).
+    const pressed = deepElementFromPoint(ownerDocument(from), start.x, start.y);
+    const on = pressed && composedContains(from, pressed) ? pressed : from;
+    const press = { bubbles: true, cancelable: true, composed: true, view, clientX: start.x, clientY: start.y,
+      screenX: start.x, screenY: start.y, button: 0, buttons: 1, detail: 1, pointerId: 1, pointerType: 'mouse', isPrimary: true };
+    firePointer(on, 'pointerdown', press);
+    fire(on, 'MouseEvent', 'mousedown', press);
+    if (!fire(from, 'DragEvent', 'dragstart', init(start.x, start.y))) return { dropped: false };
+    // The page's own work between the events, as between a browser's (SortableJS starts the drag
+    // a tick after dragstart).
+    await settle();
+    fire(from, 'DragEvent', 'drag', init(start.x, start.y));
+    const target = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || dest.el;
+    fire(target, 'DragEvent', 'dragenter', init(to.lx, to.ly));
+    let accepts = false;
+    for (let i = 0; i < 3; i++) {
+      const over = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || target;
+      accepts = !fire(over, 'DragEvent', 'dragover', init(to.lx, to.ly)) || accepts;
+      await settle();
+    }
+    const last = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || target;
+    if (accepts) fire(last, 'DragEvent', 'drop', init(to.lx, to.ly));
+    else fire(last, 'DragEvent', 'dragleave', init(to.lx, to.ly));
+    fire(from, 'DragEvent', 'dragend', init(to.lx, to.ly));
+    await settle();
+    return { dropped: accepts };
+  }
+
+  /** The heading of the list or column `item` is in (the nearest one above it there), or ''. */
+  function placeHeading(item) {
+    const list = composedParent(item);
+    for (let a = list, depth = 0; a && depth < 5 && tagOf(a) !== 'body'; a = composedParent(a), depth++) {
+      const heads = filter(composedMatches([a], HEADINGS + ', legend, caption, [class*=title i], [class*=header i]'), (h) =>
+        !composedContains(list, h) && !composedContains(h, list) && rendered(h) && collapse(safeInnerText(h)));
+      const above = filter(heads, (h) => getRect(h).top <= getRect(item).top);
+      const h = above.length ? above[above.length - 1] : null;
+      if (h) return truncate(collapse(safeInnerText(h)), 40);
+    }
+    return '';
+  }
+
+  /** Where a dragged item is: the heading over its list, and its place among the items alike. */
+  function dragPlace(item) {
+    if (!item || !isConnected(item)) return null;
+    const p = composedParent(item);
+    const sibs = p ? filter(childElements(p), (s) => alike(s, item)) : [item];
+    return { under: placeHeading(item), index: indexOf(sibs, item) + 1, count: sibs.length };
+  }
+
+  // The dragged item when `watch` was asked, and how to find it again when the page drew it anew.
+  let dragWatched = null;
+
+  function draggedNow() {
+    const w = dragWatched;
+    if (!w) return null;
+    if (isConnected(w.el)) return w.el;
+    if (!w.text) return null;
+    return find(queryAll(TOP_DOC, w.tag), (n) => alike(n, w.el) && rendered(n) &&
+        strIndexOf(collapse(safeInnerText(n)), w.text) === 0) || null;
+  }
+
+  /** drag: watch (the page's HTML drag events from here), frame (two animation frames), seen, html5. */
+  async function cmdDrag(cmd) {
+    const op = str(param(cmd, 'op', ''));
+    if (op === 'frame') {
+      await settle();
+      await settle();
+      return {};
+    }
+    if (op === 'watch') {
+      const item = requireId(cmd, 'drag');
+      if (!dragSeen.armed) {
+        dragSeen.armed = true;
+        addListener(TOP_WINDOW, 'dragstart', () => { dragSeen.started = true; }, true);
+        addListener(TOP_WINDOW, 'drop', () => { dragSeen.dropped = true; }, true);
+        // A library may make the item draggable only when it is pressed (SortableJS).
+        addListener(TOP_WINDOW, 'mousemove', () => {
+          if (!dragSeen.draggable && dragWatched && isConnected(dragWatched.el)) dragSeen.draggable = !!closestDraggable(dragWatched.el);
+        }, true);
+      }
+      dragSeen.started = false;
+      dragSeen.dropped = false;
+      dragSeen.draggable = !!closestDraggable(item.el);
+      const unit = dragItem(item.el);
+      dragWatched = { el: unit, tag: tagOf(unit), text: truncate(collapse(safeInnerText(unit)), 60) };
+      if (strSlice(dragWatched.text, -1) === '\u2026') dragWatched.text = strSlice(dragWatched.text, 0, -1);
+      return { place: dragPlace(unit) };
+    }
+    if (op === 'seen') {
+      return { started: dragSeen.started, dropped: dragSeen.dropped, draggable: dragSeen.draggable,
+        place: dragPlace(draggedNow()) };
+    }
+    if (op === 'html5') {
+      const source = requireId(cmd, 'drag');
+      const dest = requireId({ id: param(cmd, 'to', null) }, 'drag');
+      return html5Drag(source, dest);
+    }
+    throw fail('SCRIPT_ERROR', 'drag op must be watch, frame, seen or html5, got "' + op + '"');
   }
 
   async function cmdHover(cmd) {
@@ -9324,6 +9583,7 @@
   COMMANDS.seek = cmdSeek;
   COMMANDS.focus = cmdFocus;
   COMMANDS.hover = cmdHover;
+  COMMANDS.drag = cmdDrag;
   COMMANDS.submit = cmdSubmit;
   COMMANDS.get_value = cmdGetValue;
   COMMANDS.key_listeners = cmdKeyListeners;

@@ -465,6 +465,28 @@ describe('menus that open under the mouse', () => {
   });
 });
 
+describe('drag and drop', () => {
+  it('drag moves an item in a list, to a bin, and a token by pointer events; the page says so, and so does the answer', async () => {
+    // HTML's own drag and drop: native from the press in Chromium; where it cannot start (script
+    // mode, WebKit) the scanner fires its events. Pointer events: the held button on every move.
+    await ok('goto', { url: `${site.base}/e2e-pages/drag.html` });
+    const reordered = await ok('drag', { target: 'Eggs', to: 'Bread' });
+    assert.match(await pageText(), /order: Eggs, Bread, Milk/);
+    assert.match(reordered, /now 1st of 3 under "Groceries"/);
+    const thrown = await ok('drag', { target: 'Milk', to: 'Trash' });
+    assert.match(await pageText(), /thrown away: Milk/);
+    assert.match(thrown, /it is no longer on the page/);
+    await ok('drag', { target: 'Token', to: 'Right box' });
+    assert.match(await pageText(), /token in the right box/);
+  });
+  it('a place that is not there, or the item itself, is refused before anything moves', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/drag.html` });
+    assert.match(await fails('drag', { target: 'Bread', to: 'Freezer', timeout: '1s' }), /^error drag: no element matches Freezer/);
+    assert.match(await fails('drag', { target: 'Bread', to: 'Bread' }), /^error drag: drag onto itself: \[\d+\] "Bread"/);
+    assert.match(await pageText(), /nothing yet/);
+  });
+});
+
 describe('the state a widget shows', () => {
   it('the open tab, the expanded accordion section and menu are listed, and a click that changes them says so', async () => {
     // ARIA tabs whose panels hold only text: which tab is open is all that changes in the list.

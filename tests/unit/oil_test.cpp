@@ -129,6 +129,36 @@ TEST_CASE("every command category parses") {
   CHECK(parseOk("wait url \"/dashboard\"").target->value == "/dashboard");
 }
 
+TEST_CASE("drag takes two targets: the second kept as written, with or without `to`") {
+  Command d = parseOk("drag \"Fix login\" to \"Done\"");
+  CHECK(d.name == "drag");
+  CHECK(d.target->value == "Fix login");
+  CHECK(d.args["to"] == "\"Done\"");
+  Command ids = parseOk("drag 3 5");
+  CHECK(ids.target->id == 3);
+  CHECK(ids.args["to"] == "5");
+  Command rel = parseOk("drag \"Edit\" near \"Row 1\" to \"Archive\" near \"Folders\"");
+  CHECK(rel.target->relation == "near");
+  CHECK(rel.args["to"] == "\"Archive\" near \"Folders\"");
+  auto to = lscope::parseTarget(rel.args["to"].get<std::string>());
+  REQUIRE(to.ok());
+  CHECK(to->value == "Archive");
+  CHECK(to->anchor->value == "Folders");
+  CHECK(parseOk("drag 2 --to \"Done\"").args["to"] == "\"Done\"");
+  CHECK(parseOk("move \"Naima\" to \"So What\"").name == "drag");
+  CHECK(parseErr("drag \"Fix login\"").message().find("drag needs <to>") != std::string::npos);
+  CHECK(parseErr("drag \"Fix login\" to").message().find("needs a target") != std::string::npos);
+  auto args = lscope::commandFromArgs("drag", {{"target", "Eggs"}, {"to", 7}});
+  REQUIRE(args.ok());
+  CHECK(args->args["to"] == "7");
+  auto bad = lscope::commandFromArgs("drag", {{"target", "Eggs"}, {"to", "css(.x"}});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("'to':") == 0);
+  auto none = lscope::commandFromArgs("drag", {{"target", "Eggs"}});
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.status().code() == "PARAMETER_MISSING");
+}
+
 TEST_CASE("comments and blank lines are skipped") {
   for (const char* line : {"", "   ", "# a comment", "  # indented comment"}) {
     auto r = parseLine(line);

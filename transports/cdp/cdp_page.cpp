@@ -581,8 +581,18 @@ void CdpPage::noteSynthesizedInput() {
 
 Status CdpPage::mouseMove(Point to, Deadline deadline) {
   noteSynthesizedInput();
-  auto r = call("Input.dispatchMouseEvent", {{"type", "mouseMoved"}, {"x", to.x}, {"y", to.y}}, deadline);
+  json ev = {{"type", "mouseMoved"}, {"x", to.x}, {"y", to.y}};
+  if (held_buttons_) ev.update({{"button", "left"}, {"buttons", held_buttons_}});
+  auto r = call("Input.dispatchMouseEvent", ev, deadline);
   return r.status();
+}
+
+Status CdpPage::mouseButton(Point at, bool down, Deadline deadline) {
+  noteSynthesizedInput();
+  held_buttons_ = down ? buttonMask(MouseButton::kLeft) : 0;
+  json ev = {{"type", down ? "mousePressed" : "mouseReleased"}, {"x", at.x}, {"y", at.y}, {"button", "left"},
+             {"clickCount", 1}, {"buttons", held_buttons_}};
+  return call("Input.dispatchMouseEvent", ev, deadline).status();
 }
 
 Status CdpPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers,

@@ -53,6 +53,7 @@ class CdpPage final : public Backend, public GatedPage {
   Status mouseClick(Point at, MouseButton button, int click_count, int modifiers,
                     Deadline deadline) override;
   Status mouseMove(Point to, Deadline deadline) override;
+  Status mouseButton(Point at, bool down, Deadline deadline) override;
   Status insertText(const std::string& text, Deadline deadline) override;
   Status commitText(const std::string& text, Deadline deadline) override;
   Status typePaced(const std::string& text, Deadline deadline) override;
@@ -161,6 +162,7 @@ class CdpPage final : public Backend, public GatedPage {
   std::set<std::string> closed_tabs_;      // tabs closeTab closed (ids are never reused)
   std::string active_;                     // target id of the active tab
   std::vector<BrowserEvent> events_;
+  int held_buttons_ = 0;  // mouseButton's: the moves of a drag carry them
   struct Download {
     std::string name;       // the file name the site suggested
     double received = 0, total = 0;

@@ -639,6 +639,19 @@ Status WdPage::mouseMove(Point to, Deadline deadline) {
   return performActions(json::array({pointer}), deadline);
 }
 
+// The session's input state keeps the button pressed between calls (§17.3 input state table),
+// so the moves that follow a press are a drag's.
+Status WdPage::mouseButton(Point at, bool down, Deadline deadline) {
+  json actions = json::array({{{"type", "pointerMove"},
+                               {"duration", 0},
+                               {"origin", "viewport"},
+                               {"x", std::lround(at.x)},
+                               {"y", std::lround(at.y)}},
+                              {{"type", down ? "pointerDown" : "pointerUp"}, {"button", 0}}});
+  json pointer = {{"type", "pointer"}, {"id", "mouse"}, {"parameters", {{"pointerType", "mouse"}}}, {"actions", actions}};
+  return performActions(json::array({pointer}), deadline);
+}
+
 Status WdPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers, Deadline deadline) {
   int b = button == MouseButton::kLeft ? 0 : button == MouseButton::kMiddle ? 1 : 2;
   json moves = json::array({{{"type", "pointerMove"},

@@ -68,6 +68,7 @@ class WdPage final : public Backend {
   Result<json> scanner(const json& command, const std::string& frame_id, Deadline deadline) override;
   Status mouseClick(Point at, MouseButton button, int click_count, int modifiers, Deadline deadline) override;
   Status mouseMove(Point to, Deadline deadline) override;
+  Status mouseButton(Point at, bool down, Deadline deadline) override;
   Status insertText(const std::string& text, Deadline deadline) override;
   Status typePaced(const std::string& text, Deadline deadline) override;
   Status pressKey(const std::string& key, int modifiers, Deadline deadline) override;
