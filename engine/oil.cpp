@@ -491,7 +491,29 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
         ++k;
       }
       size_t from = k;
-      auto target = parseTargetTokens(rest, k, last);
+      // A word that leads the next positional (drag's "to") ends this target: unquoted words
+      // before it are all this target's (drag Fix login to Done).
+      size_t end = rest.size();
+      if (pi + 1 < positional.size() && !positional[pi + 1]->lead.empty()) {
+        for (size_t j = k + 1; j < rest.size(); ++j) {
+          if (rest[j].kind == Tok::kWord && lower(rest[j].text) == positional[pi + 1]->lead) {
+            end = j;
+            break;
+          }
+        }
+      }
+      Result<TargetSpec> target = Status::ok();
+      if (end < rest.size()) {
+        std::vector<Token> part(rest.begin() + static_cast<std::ptrdiff_t>(k), rest.begin() + static_cast<std::ptrdiff_t>(end));
+        size_t m = 0;
+        target = parseTargetTokens(part, m, true);
+        if (target && m < part.size()) {
+          return syntaxError(part[m].col, "unexpected '" + part[m].raw + "' in target", spec.usage);
+        }
+        k += m;
+      } else {
+        target = parseTargetTokens(rest, k, last);
+      }
       if (!target) return target.status();
       if (main) {
         cmd.target = *target;
@@ -694,7 +716,7 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
         if (p->name != "target") {
           // A second target (drag's `to`): checked here, kept as written, parsed where it is used.
           if (v.is_number_integer()) {
-            cmd.args[p->name] = std::to_string(v.get<long long>());
+            cmd.args[p->name] = "[" + std::to_string(v.get<long long>()) + "]";  // an id, as observations print it
           } else if (v.is_string()) {
             auto t = parseTarget(v.get<std::string>());
             if (!t) return Status(codes::kParameterInvalid, "'" + p->name + "': " + t.status().message(), t.status().hint());

@@ -50,6 +50,7 @@ bool mayPass(const Status& s) {
     // What the element is does not pass: a read-only field, one that cannot take focus, a
     // checkbox typed into, a text field given files, a radio button unchecked.
     for (const char* lasting : {"read-only", "cannot take keyboard focus", ", not a text field", "is no text field", "did not bring it to",
+                                "do not fit on the screen together", "which is not made again", "drag within one document",
                                 ", not a checkbox",
                                 "is not a file input",
                                 "cannot be unchecked"}) {
@@ -1745,9 +1746,13 @@ Result<std::string> Page::hover(const Element& el) {
 }
 
 Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline until) {
-  // The place is looked for in the scan `el` came from (its ids are that scan's).
+  // The place is looked for in the scan `el` came from (its ids are that scan's). Found only in
+  // a later scan, the scanner's ids have moved on: perform() looks for both again.
   auto where = locate(to, until);
   if (!where) return where.status();
+  if (!where->fresh) {
+    return Status(codes::kElementStale, "the page changed while " + to.toString() + " was looked for", "run drag again");
+  }
   const Element dest = *where->res.element;
   startAction();
   auto b = backend();
@@ -1773,7 +1778,7 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
     if (std::abs(still->x - from->x) > 1 || std::abs(still->y - from->y) > 1) {
       return Status(codes::kElementNotInteractable,
                     describe(el) + " and " + describe(dest) + " do not fit on the screen together",
-                    "scroll so both show, or drag in two steps through a place between them");
+                    "drag in two steps, through a place between them");
     }
   }
   Backend& be = **b;
@@ -1795,8 +1800,21 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
   drag_frame_ = frame;
   const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}, frame); };
   LSCOPE_RETURN_IF_ERROR(be.mouseMove(*from, deadline));
-  LSCOPE_RETURN_IF_ERROR(be.mouseButton(*from, true, deadline));
   Point last = *from;
+  // The button goes up whatever happens after the press, with time of its own (the command's
+  // may be spent): a button left down turns every later move into a drag.
+  struct Release {
+    Backend& be;
+    const Point& at;
+    bool armed = true;
+    Status done = Status::ok();
+    void now() {
+      if (armed) done = be.mouseButton(at, false, Deadline::in(Millis(2000)));
+      armed = false;
+    }
+    ~Release() { now(); }
+  } release{be, last};
+  if (Status pressed = be.mouseButton(*from, true, deadline); !pressed) return pressed;
   const auto gesture = [&]() -> Status {
     frame_step();
     // Past the distance most libraries wait for before a press becomes a drag (5-8 px), then on
@@ -1821,7 +1839,9 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
     // The end of a list moves while the drag goes (the library makes room for the item as it
     // passes): as a person's eye follows it, the hand goes where it is now, until it stays.
     for (int i = 0; i < 4 && list_end; ++i) {
-      auto now = scanner_.call({{"cmd", "point"}, {"id", dest.scanner_id}, {"check", "drop"}, {"scroll_into_view", false}}, frame);
+      // (Forced: the item carried over the heading may cover it.)
+      auto now = scanner_.call({{"cmd", "point"}, {"id", dest.scanner_id}, {"check", "drop"}, {"scroll_into_view", false},
+                                {"force", true}}, frame);
       if (!now) break;
       Point p{now->value("x", last.x) + offset.x, now->value("y", last.y) + offset.y};
       if (std::abs(p.x - last.x) < 3 && std::abs(p.y - last.y) < 3) break;
@@ -1835,15 +1855,19 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
     return Status::ok();
   };
   Status moved = gesture();
-  Status released = be.mouseButton(last, false, deadline);
-  LSCOPE_RETURN_IF_ERROR(moved);
-  LSCOPE_RETURN_IF_ERROR(released);
+  release.now();
+  // Once pressed, the drag is not made again (auto-wait would): the page may have taken it.
+  const auto underway = [](const Status& s) {
+    return Status(codes::kElementNotInteractable, s.message() + " (during the drag, which is not made again)", s.hint());
+  };
+  if (!moved) return underway(moved);
+  if (!release.done) return underway(release.done);
   std::string how;
   if (watch) {
     auto seen = scanner_.call({{"cmd", "drag"}, {"op", "seen"}}, frame);
     if (seen && seen->value("draggable", false) && !seen->value("started", false)) {
       auto fired = scanner_.call({{"cmd", "drag"}, {"op", "html5"}, {"id", el.scanner_id}, {"to", dest.scanner_id}}, frame);
-      if (!fired) return fired.status();
+      if (!fired) return underway(fired.status());
       how = fired->value("dropped", false) ? " (HTML drag events)" : " (HTML drag events: the place took no drop)";
     }
   }
@@ -1954,11 +1978,12 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
   Status waited = waitUntil(*this, [&]() -> Result<bool> {
     for (;;) {
       // The first look may use this command's fresh scan; later ones scan again.
-      Result<PageScan> page = first && last_fresh_ && state_.last ? Result<PageScan>(*state_.last) : scan();
+      const bool fresh = first && last_fresh_ && state_.last;
+      Result<PageScan> page = fresh ? Result<PageScan>(*state_.last) : scan();
       first = false;
       if (!page) return page.status();
       // Moving a scan keeps its elements where they are: the resolution's pointers stay valid.
-      Located loc{std::move(page.value()), Resolution()};
+      Located loc{std::move(page.value()), Resolution(), fresh};
       auto res = resolve(target, loc.page);
       if (res) {
         loc.res = std::move(res.value());

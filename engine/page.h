@@ -189,6 +189,7 @@ class Page {
   struct Located {
     PageScan page;
     Resolution res;
+    bool fresh = false;  // found in the command's fresh scan (its ids are those of the elements in hand)
   };
   Result<Located> locate(const TargetSpec& target, Deadline until);
 

@@ -363,10 +363,14 @@ Response cmdElement(CommandEnv& env, const Command& c) {
 }
 
 Response cmdDrag(CommandEnv& env, const Command& c) {
-  auto to = parseTarget(c.args.value("to", ""));
+  const std::string written = c.args.value("to", "");
+  auto to = parseTarget(written);
   if (!to) {
     return errorResponse("drag", Status(codes::kParameterInvalid, "'to': " + to.status().message(), to.status().hint()));
   }
+  // Digits alone may be the text a person reads there (a day, a column "2025"), as for targets;
+  // an id in brackets ([7], an MCP integer) is an id.
+  to->id_or_text = to->kind == TargetSpec::Kind::kId && !to->anchor && to->nth == 0 && !written.empty() && written[0] != '[';
   Response r = targetAction(env, c, "drag", [&](const Element& el) {
     return env.page.drag(el, *to, env.page.deadline.capped(actOptions(c).timeout));
   });

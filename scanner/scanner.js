@@ -7038,7 +7038,7 @@
   }
 
   const GRIP_CLASS = /(^|[-_\s])(handle|grip|grabber|drag-?handle|dragger|reorder)([-_\s]|$)/i;
-  const GRIP_WORDS = /\b(drag|reorder|grab|move)\b/i;
+  const GRIP_WORDS = /\b(drag|reorder|grab)\b/i;
 
   /** A small part of `item` a person presses to drag it (a grip, a "Drag" handle), or null. */
   function dragHandle(item, within) {
@@ -7064,6 +7064,17 @@
       return !found;
     });
     return found;
+  }
+
+  /** A heading, a label, a caption, or a short line of text and nothing else: what names a list. */
+  function namesList(el) {
+    // A row among rows built alike (a folder in a sidebar) is a place of its own, not a title.
+    const p = composedParent(el);
+    if (p && filter(childElements(p), (k) => alike(k, el)).length >= 2) return false;
+    if (headingRank(el) > 0 || tagOf(el) === 'legend' || tagOf(el) === 'label' || tagOf(el) === 'caption') return true;
+    const r = getRect(el);
+    const text = collapse(safeInnerText(el));
+    return !!text && text.length <= 60 && r.height <= 60 && !composedMatches([el], 'a[href], button, input, select, textarea, [role=button]', 1).length;
   }
 
   /** The list or column a heading (a title, a label) stands over: the tallest box under it. */
@@ -7134,9 +7145,14 @@
   function dropPoint(item, pt) {
     const el = pointerTarget(item);
     const source = dragSource && isConnected(dragSource) ? dragSource : null;
+    if (source && ownerDocument(source) !== ownerDocument(el)) {
+      throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is in another document than the dragged one; drag within one document');
+    }
     const unit = dragItem(el);
     if (source && (alike(unit, source) || alike(el, source) || composedContains(source, el))) return pt;
-    const list = listUnder(el) || (alikeChildren(el) ? el : null);
+    // A heading names the list under it; a list itself takes the drop at its end; anything else
+    // (a folder row, a drop zone) takes it where it is.
+    const list = (namesList(el) ? listUnder(el) : null) || (alikeChildren(el) ? el : null);
     if (!list) return pt;
     const at = endOfList(list);
     const vp = viewportSize(ownerDocument(el));
@@ -7147,7 +7163,8 @@
 
   // What the page's own HTML drag and drop did since `watch` (the native press starts it in
   // Chromium; not from synthetic events, nor in WebKit's WebDriver).
-  const dragSeen = { armed: false, started: false, dropped: false, draggable: false };
+  const dragSeen = { started: false, dropped: false, draggable: false };
+  const dragArmed = new B.WeakSet();  // windows whose drag events are listened to
 
   function closestDraggable(el) {
     for (let n = el, depth = 0; n && depth < 12; n = composedParent(n), depth++) {
@@ -7164,7 +7181,8 @@
     const view = windowOf(from);
     const Transfer = view && view.DataTransfer;
     const data = Transfer ? new Transfer() : null;
-    const fr = getRect(from);
+    const grip = dragHandle(from, source.el);
+    const fr = getRect(grip || from);
     const start = { x: fr.left + fr.width / 2, y: fr.top + fr.height / 2 };
     const to = dropPoint(dest, actionPoint(dest));
     const init = (x, y) => ({ bubbles: true, cancelable: true, composed: true, view, clientX: x, clientY: y,
@@ -7176,7 +7194,15 @@
       screenX: start.x, screenY: start.y, button: 0, buttons: 1, detail: 1, pointerId: 1, pointerType: 'mouse', isPrimary: true };
     firePointer(on, 'pointerdown', press);
     fire(on, 'MouseEvent', 'mousedown', press);
-    if (!fire(from, 'DragEvent', 'dragstart', init(start.x, start.y))) return { dropped: false };
+    const lift = { ...press, buttons: 0 };
+    if (!fire(from, 'DragEvent', 'dragstart', init(start.x, start.y))) {
+      // No drag: the press ends as a press does.
+      firePointer(on, 'pointerup', lift);
+      fire(on, 'MouseEvent', 'mouseup', lift);
+      return { dropped: false };
+    }
+    // A drag that starts takes the pointer from the page (pointercancel), as in a browser.
+    firePointer(on, 'pointercancel', lift);
     // The page's own work between the events, as between a browser's (SortableJS starts the drag
     // a tick after dragstart).
     await settle();
@@ -7200,12 +7226,20 @@
   /** The heading of the list or column `item` is in (the nearest one above it there), or ''. */
   function placeHeading(item) {
     const list = composedParent(item);
+    const ir = getRect(item);
     for (let a = list, depth = 0; a && depth < 5 && tagOf(a) !== 'body'; a = composedParent(a), depth++) {
-      const heads = filter(composedMatches([a], HEADINGS + ', legend, caption, [class*=title i], [class*=header i]'), (h) =>
-        !composedContains(list, h) && !composedContains(h, list) && rendered(h) && collapse(safeInnerText(h)));
-      const above = filter(heads, (h) => getRect(h).top <= getRect(item).top);
-      const h = above.length ? above[above.length - 1] : null;
-      if (h) return truncate(collapse(safeInnerText(h)), 40);
+      // Above the item and over it (a board's column titles in a row of their own too): the nearest.
+      let best = null;
+      let bestBottom = -Infinity;
+      each(composedMatches([a], HEADINGS + ', legend, caption, [class*=title i], [class*=header i]', 200), (h) => {
+        if (composedContains(list, h) || composedContains(h, list)) return;
+        const r = getRect(h);
+        if (r.width <= 0 || r.bottom > ir.top + 2 || r.right <= ir.left || r.left >= ir.right || r.bottom <= bestBottom) return;
+        if (!rendered(h) || !collapse(safeInnerText(h))) return;
+        best = h;
+        bestBottom = r.bottom;
+      });
+      if (best) return truncate(collapse(safeInnerText(best)), 40);
     }
     return '';
   }
@@ -7215,7 +7249,9 @@
     if (!item || !isConnected(item)) return null;
     const p = composedParent(item);
     const sibs = p ? filter(childElements(p), (s) => alike(s, item)) : [item];
-    return { under: placeHeading(item), index: indexOf(sibs, item) + 1, count: sibs.length };
+    const at = indexOf(sibs, item);
+    if (at < 0) return null;  // not drawn
+    return { under: placeHeading(item), index: at + 1, count: sibs.length };
   }
 
   // The dragged item when `watch` was asked, and how to find it again when the page drew it anew.
@@ -7226,8 +7262,15 @@
     if (!w) return null;
     if (isConnected(w.el)) return w.el;
     if (!w.text) return null;
-    return find(queryAll(TOP_DOC, w.tag), (n) => alike(n, w.el) && rendered(n) &&
-        strIndexOf(collapse(safeInnerText(n)), w.text) === 0) || null;
+    // Drawn anew (React moved it to another list): the one built alike that reads the same.
+    let all = [];
+    try {
+      all = queryAll(w.doc, w.tag);
+    } catch (e) {
+      return null;  // a tag name no selector takes
+    }
+    return find(all, (n) => alike(n, w.el) && rendered(n) && (w.cut ? strIndexOf(collapse(safeInnerText(n)), w.text) === 0
+        : collapse(safeInnerText(n)) === w.text)) || null;
   }
 
   /** drag: watch (the page's HTML drag events from here), frame (two animation frames), seen, html5. */
@@ -7240,12 +7283,14 @@
     }
     if (op === 'watch') {
       const item = requireId(cmd, 'drag');
-      if (!dragSeen.armed) {
-        dragSeen.armed = true;
-        addListener(TOP_WINDOW, 'dragstart', () => { dragSeen.started = true; }, true);
-        addListener(TOP_WINDOW, 'drop', () => { dragSeen.dropped = true; }, true);
+      // The window of the item's own document (a same-origin frame's is not the top one's).
+      const win = windowOf(item.el);
+      if (!wsHas(dragArmed, win)) {
+        wsAdd(dragArmed, win);
+        addListener(win, 'dragstart', () => { dragSeen.started = true; }, true);
+        addListener(win, 'drop', () => { dragSeen.dropped = true; }, true);
         // A library may make the item draggable only when it is pressed (SortableJS).
-        addListener(TOP_WINDOW, 'mousemove', () => {
+        addListener(win, 'mousemove', () => {
           if (!dragSeen.draggable && dragWatched && isConnected(dragWatched.el)) dragSeen.draggable = !!closestDraggable(dragWatched.el);
         }, true);
       }
@@ -7253,8 +7298,9 @@
       dragSeen.dropped = false;
       dragSeen.draggable = !!closestDraggable(item.el);
       const unit = dragItem(item.el);
-      dragWatched = { el: unit, tag: tagOf(unit), text: truncate(collapse(safeInnerText(unit)), 60) };
-      if (strSlice(dragWatched.text, -1) === '\u2026') dragWatched.text = strSlice(dragWatched.text, 0, -1);
+      const text = collapse(safeInnerText(unit));
+      const cut = text.length > 60;
+      dragWatched = { el: unit, doc: ownerDocument(unit), tag: tagOf(unit), text: cut ? strSlice(text, 0, 60) : text, cut };
       return { place: dragPlace(unit) };
     }
     if (op === 'seen') {

@@ -476,12 +476,15 @@ describe('drag and drop', () => {
     const thrown = await ok('drag', { target: 'Milk', to: 'Trash' });
     assert.match(await pageText(), /thrown away: Milk/);
     assert.match(thrown, /it is no longer on the page/);
+    // A row among rows is a place of its own, not the title of the one under it.
+    await ok('drag', { target: 'Bread', to: 'Fridge' });
+    assert.match(await pageText(), /Bread put in the fridge/);
     await ok('drag', { target: 'Token', to: 'Right box' });
     assert.match(await pageText(), /token in the right box/);
   });
   it('a place that is not there, or the item itself, is refused before anything moves', async () => {
     await ok('goto', { url: `${site.base}/e2e-pages/drag.html` });
-    assert.match(await fails('drag', { target: 'Bread', to: 'Freezer', timeout: '1s' }), /^error drag: no element matches Freezer/);
+    assert.match(await fails('drag', { target: 'Bread', to: 'Garage', timeout: '1s' }), /^error drag: no element matches Garage/);
     assert.match(await fails('drag', { target: 'Bread', to: 'Bread' }), /^error drag: drag onto itself: \[\d+\] "Bread"/);
     assert.match(await pageText(), /nothing yet/);
   });

@@ -150,7 +150,10 @@ TEST_CASE("drag takes two targets: the second kept as written, with or without `
   CHECK(parseErr("drag \"Fix login\" to").message().find("needs a target") != std::string::npos);
   auto args = lscope::commandFromArgs("drag", {{"target", "Eggs"}, {"to", 7}});
   REQUIRE(args.ok());
-  CHECK(args->args["to"] == "7");
+  CHECK(args->args["to"] == "[7]");
+  Command words = parseOk("drag Fix login to Done column");
+  CHECK(words.target->value == "Fix login");
+  CHECK(words.args["to"] == "Done column");
   auto bad = lscope::commandFromArgs("drag", {{"target", "Eggs"}, {"to", "css(.x"}});
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().message().find("'to':") == 0);

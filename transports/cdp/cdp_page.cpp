@@ -589,10 +589,13 @@ Status CdpPage::mouseMove(Point to, Deadline deadline) {
 
 Status CdpPage::mouseButton(Point at, bool down, Deadline deadline) {
   noteSynthesizedInput();
-  held_buttons_ = down ? buttonMask(MouseButton::kLeft) : 0;
+  const int buttons = down ? buttonMask(MouseButton::kLeft) : 0;
   json ev = {{"type", down ? "mousePressed" : "mouseReleased"}, {"x", at.x}, {"y", at.y}, {"button", "left"},
-             {"clickCount", 1}, {"buttons", held_buttons_}};
-  return call("Input.dispatchMouseEvent", ev, deadline).status();
+             {"clickCount", 1}, {"buttons", buttons}};
+  Status sent = call("Input.dispatchMouseEvent", ev, deadline).status();
+  // Held only once pressed; let go whatever the release's answer (it was sent).
+  if (sent || !down) held_buttons_ = buttons;
+  return sent;
 }
 
 Status CdpPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers,

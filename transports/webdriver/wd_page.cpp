@@ -649,7 +649,11 @@ Status WdPage::mouseButton(Point at, bool down, Deadline deadline) {
                                {"y", std::lround(at.y)}},
                               {{"type", down ? "pointerDown" : "pointerUp"}, {"button", 0}}});
   json pointer = {{"type", "pointer"}, {"id", "mouse"}, {"parameters", {{"pointerType", "mouse"}}}, {"actions", actions}};
-  return performActions(json::array({pointer}), deadline);
+  Status done = performActions(json::array({pointer}), deadline);
+  // A button the remote end may still hold makes the next click's press nothing (§17.5: a
+  // pressed button is not pressed again): Release Actions lets every input go.
+  if (!done && !down) command("DELETE", "/actions", json(), Deadline::in(Millis(2000)), false);
+  return done;
 }
 
 Status WdPage::mouseClick(Point at, MouseButton button, int click_count, int modifiers, Deadline deadline) {
