@@ -7123,12 +7123,61 @@
   // The item the last `point` with check "grab" chose: what the drop that follows is judged by.
   let dragSource = null;
 
+  /** The nearest of `el` and its ancestors below `stop` that matches `selector`, or null. */
+  function closestMatch(el, selector, stop) {
+    for (let n = el; n && n !== stop; n = composedParent(n)) if (matches(n, selector)) return n;
+    return null;
+  }
+
+  /**
+   * Named by a control inside it (a task's "Done: …" checkbox), an item is taken hold of (or
+   * dropped on) at a point of its own that no control takes, as a person would: a library leaves
+   * its controls out of drags (Dragula's `invalid`). Else `pt`.
+   */
+  function itemPoint(item, unit, pt) {
+    if (unit === item.el || !matches(item.el, DRAG_CONTROLS)) return pt;
+    const r = getRect(unit);
+    const off = frameOffset(item.ctx.chain);
+    for (let i = 0; i < 8; i++) {
+      const lx = r.left + mathMin(12, r.width / 4) + mathMax(0, r.width - 24) * i / 8;
+      const ly = r.top + r.height / 2;
+      const hit = hitAt(item.ctx.chain, lx + off.x, ly + off.y);
+      if (hit && composedContains(unit, hit) && !closestMatch(hit, DRAG_CONTROLS, unit)) {
+        return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
+      }
+    }
+    return pt;
+  }
+
+  /**
+   * To take another item's place, a person carries the item past that one's middle: from after
+   * it (further down its list, or from another list), over its first third; from before it, over
+   * its last third. Along the list's own direction (a row of cards: across).
+   */
+  function takePlace(item, unit, source, pt) {
+    if (unit === source || !pt.rect) return pt;
+    const tr = getRect(unit);
+    const sr = getRect(source);
+    const sameList = composedParent(unit) === composedParent(source);
+    const across = sameList ? mathAbs(sr.left - tr.left) > mathAbs(sr.top - tr.top)
+        : false;
+    const before = sameList && (across ? sr.left < tr.left : sr.top < tr.top);
+    const at = before ? 0.7 : 0.3;
+    const off = frameOffset(item.ctx.chain);
+    const lx = across ? tr.left + tr.width * at : pt.lx;
+    const ly = across ? pt.ly : tr.top + tr.height * at;
+    return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
+  }
+
   /** The point check "grab": on the handle of the dragged item when it has one. */
+  const DRAG_CONTROLS = 'input, button, select, textarea, a[href], label, [role=button], [role=checkbox], [role=switch], [role=link]';
+
   function grabPoint(item, pt) {
     const unit = dragItem(item.el);
     dragSource = unit;
     const handle = dragHandle(unit, item.el);
-    if (!handle || handle === item.el) return pt;
+    if (!handle) return itemPoint(item, unit, pt);
+    if (handle === item.el) return pt;
     const r = getRect(handle);
     const off = frameOffset(item.ctx.chain);
     const lx = r.left + r.width / 2;
@@ -7149,7 +7198,9 @@
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is in another document than the dragged one; drag within one document');
     }
     const unit = dragItem(el);
-    if (source && (alike(unit, source) || alike(el, source) || composedContains(source, el))) return pt;
+    if (source && (alike(unit, source) || alike(el, source) || composedContains(source, el))) {
+      return takePlace(item, unit, source, itemPoint(item, unit, pt));
+    }
     // A heading names the list under it; a list itself takes the drop at its end; anything else
     // (a folder row, a drop zone) takes it where it is.
     const list = (namesList(el) ? listUnder(el) : null) || (alikeChildren(el) ? el : null);

@@ -122,7 +122,7 @@ describe('Streamable HTTP with the official client', () => {
         title: {}, screenshot: {}, click: { target: 'Pro' }, type: { target: 'First name', text: 'Ada' },
         clear: { target: 'First name' }, press: { key: 'Tab' }, select: { target: 'Country', option: 'France' },
         check: { target: 'Send me the newsletter' }, uncheck: { target: 'Send me the newsletter' },
-        hover: { target: 'Email' }, focus: { target: 'Email' }, scroll: { direction: 'down' },
+        hover: { target: 'Email' }, drag: { target: 'Pro', to: 'Email' }, focus: { target: 'Email' }, scroll: { direction: 'down' },
         upload: { target: 'Email', path: '/etc/hostname' }, tabs: {}, wait: { condition: 'load' },
         run: { script: 'url\ntitle' },
         intent: { name: 'scroll_to', params: { target: 'Email' } }, intents: {}, config: {},
