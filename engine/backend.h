@@ -23,6 +23,8 @@ struct Point {
   double y = 0;
   // The scanner focused the field itself (point with focus_quiet): no press is needed.
   bool focused = false;
+  // A drop point at the end of a list (point check "drop"), which moves as a drag goes.
+  bool list_end = false;
 };
 
 struct Rect {

@@ -421,6 +421,11 @@ bool readPairs(const std::vector<Token>& toks, size_t& i, json& out) {
   return true;
 }
 
+// Whether the command has a value for `p` (the target lives apart from the other arguments).
+bool given(const Command& cmd, const ParamSpec& p) {
+  return p.type == ParamType::kTarget && p.name == "target" ? cmd.target.has_value() : cmd.args.contains(p.name);
+}
+
 Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>& toks, size_t i,
                                const std::string& line) {
   Command cmd;
@@ -484,37 +489,28 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
     const ParamSpec& p = *positional[pi];
     bool last = pi + 1 == positional.size();
     if (p.type == ParamType::kTarget) {
-      bool main = p.name == "target";
-      if (main ? cmd.target.has_value() : cmd.args.contains(p.name)) continue;  // given as an option
+      const bool main = p.name == "target";
+      if (given(cmd, p)) continue;  // given as an option
       if (!p.lead.empty() && rest[k].kind == Tok::kWord && lower(rest[k].text) == p.lead) {
         if (k + 1 >= rest.size()) return syntaxError(rest[k].col, "'" + rest[k].text + "' needs a target after it", spec.usage);
         ++k;
       }
-      size_t from = k;
+      const size_t from = k;
       // A word that leads the next positional (drag's "to") ends this target: unquoted words
       // before it are all this target's (drag Fix login to Done).
       size_t end = rest.size();
       if (pi + 1 < positional.size() && !positional[pi + 1]->lead.empty()) {
-        for (size_t j = k + 1; j < rest.size(); ++j) {
-          if (rest[j].kind == Tok::kWord && lower(rest[j].text) == positional[pi + 1]->lead) {
-            end = j;
-            break;
-          }
+        for (size_t j = k + 1; j < rest.size() && end == rest.size(); ++j) {
+          if (rest[j].kind == Tok::kWord && lower(rest[j].text) == positional[pi + 1]->lead) end = j;
         }
       }
-      Result<TargetSpec> target = Status::ok();
-      if (end < rest.size()) {
-        std::vector<Token> part(rest.begin() + static_cast<std::ptrdiff_t>(k), rest.begin() + static_cast<std::ptrdiff_t>(end));
-        size_t m = 0;
-        target = parseTargetTokens(part, m, true);
-        if (target && m < part.size()) {
-          return syntaxError(part[m].col, "unexpected '" + part[m].raw + "' in target", spec.usage);
-        }
-        k += m;
-      } else {
-        target = parseTargetTokens(rest, k, last);
-      }
+      const bool bounded = end < rest.size();
+      std::vector<Token> part(rest.begin() + static_cast<std::ptrdiff_t>(k), rest.begin() + static_cast<std::ptrdiff_t>(end));
+      size_t m = 0;
+      auto target = parseTargetTokens(part, m, bounded || last);
       if (!target) return target.status();
+      if (bounded && m < part.size()) return syntaxError(part[m].col, "unexpected '" + part[m].raw + "' in target", spec.usage);
+      k += m;
       if (main) {
         cmd.target = *target;
       } else {
@@ -557,8 +553,7 @@ Result<Command> parseArguments(const CommandSpec& spec, const std::vector<Token>
     return syntaxError(rest[k].col, "unexpected '" + rest[k].raw + "' after " + spec.name, spec.usage);
   }
   for (const auto& p : spec.params) {
-    bool given = p.type == ParamType::kTarget && p.name == "target" ? cmd.target.has_value() : cmd.args.contains(p.name);
-    if (p.required && !given) {
+    if (p.required && !given(cmd, p)) {
       return syntaxError(line.size() + 1, spec.name + " needs <" + p.name + ">", spec.usage);
     }
   }
@@ -795,8 +790,7 @@ Result<Command> commandFromArgs(const std::string& name, const json& args, const
     }
   }
   for (const auto& p : spec->params) {
-    bool given = p.type == ParamType::kTarget && p.name == "target" ? cmd.target.has_value() : cmd.args.contains(p.name);
-    if (p.required && !given) {
+    if (p.required && !given(cmd, p)) {
       return Status(codes::kParameterMissing, spec->name + " needs '" + p.name + "'", spec->usage);
     }
   }

@@ -681,14 +681,16 @@ Result<Point> Page::pointOf(const Element& el, const std::string& check, bool fo
   if (!point) return point.status();
   if (watch) watch_since_ = asked;
   Point p = *point;
-  if (!el.frame.empty() && state_.last) {
-    auto off = state_.last->frame_offsets.find(el.frame);
-    if (off != state_.last->frame_offsets.end()) {
-      p.x += off->second.x;
-      p.y += off->second.y;
-    }
-  }
+  const Point origin = frameOrigin(el.frame);
+  p.x += origin.x;
+  p.y += origin.y;
   return p;
+}
+
+Point Page::frameOrigin(const std::string& frame) const {
+  if (frame.empty() || !state_.last) return {};
+  auto off = state_.last->frame_offsets.find(frame);
+  return off == state_.last->frame_offsets.end() ? Point{} : off->second;
 }
 
 // An <input> checkbox or radio button: its own default action only toggles it.
@@ -1754,45 +1756,36 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
     return Status(codes::kElementStale, "the page changed while " + to.toString() + " was looked for", "run drag again");
   }
   const Element dest = *where->res.element;
-  startAction();
-  auto b = backend();
-  if (!b) return b.status();
-  auto from = pointOf(el, "grab");
-  if (!from) return from.status();
   if (dest.frame != el.frame) {
     return Status(codes::kParameterInvalid, describe(el) + " and " + describe(dest) + " are in different frames",
                   "drag within one frame");
   }
   if (dest.id == el.id) return Status(codes::kParameterInvalid, "drag onto itself: " + describe(el), "name where it goes");
-  auto at = pointOf(dest, "drop");
-  if (!at) return at.status();
-  // Both on the screen at once: showing the place may have scrolled the element away.
-  auto again = pointOf(el, "grab");
-  if (!again) return again.status();
-  if (std::abs(again->x - from->x) > 1 || std::abs(again->y - from->y) > 1) {
-    from = again;
+  startAction();
+  auto b = backend();
+  if (!b) return b.status();
+  auto from = pointOf(el, "grab");
+  if (!from) return from.status();
+  // Both on the screen at once: showing the place may scroll the element away (then once more
+  // from where it is now).
+  Result<Point> at = Status::ok();
+  for (int round = 0;; ++round) {
     at = pointOf(dest, "drop");
     if (!at) return at.status();
-    auto still = pointOf(el, "grab");
-    if (!still) return still.status();
-    if (std::abs(still->x - from->x) > 1 || std::abs(still->y - from->y) > 1) {
+    auto again = pointOf(el, "grab");
+    if (!again) return again.status();
+    if (std::abs(again->x - from->x) <= 1 && std::abs(again->y - from->y) <= 1) break;
+    if (round == 1) {
       return Status(codes::kElementNotInteractable,
                     describe(el) + " and " + describe(dest) + " do not fit on the screen together",
                     "drag in two steps, through a place between them");
     }
+    from = again;
   }
   Backend& be = **b;
   const std::string& frame = el.frame;
-  // Where the list's end is now (aimed again during the drag), in the top viewport.
-  Point offset;
-  if (!frame.empty() && state_.last) {
-    auto off = state_.last->frame_offsets.find(frame);
-    if (off != state_.last->frame_offsets.end()) offset = {off->second.x, off->second.y};
-  }
-  bool list_end = false;
-  if (auto aimed = scanner_.call({{"cmd", "point"}, {"id", dest.scanner_id}, {"check", "drop"}, {"scroll_into_view", false}}, frame)) {
-    list_end = aimed->value("end", false);
-  }
+  const bool list_end = at->list_end;
+  const Point offset = frameOrigin(frame);
   // The page's own HTML drag and drop (draggable=true) starts from the native press in Chromium;
   // where it cannot (script mode, WebKit's WebDriver), the scanner fires its events instead.
   auto watch = scanner_.call({{"cmd", "drag"}, {"op", "watch"}, {"id", el.scanner_id}}, frame);

@@ -219,6 +219,8 @@ class Page {
   void untilStateDrawn();
   Result<Point> pointOf(const Element& el, const std::string& check, bool force = false, bool guard = false,
                         bool focus_quiet = false, const std::string& reads = {});
+  // Where a cross-origin frame's viewport starts in the top one (0, 0 for the top document).
+  Point frameOrigin(const std::string& frame) const;
   // A native click at `at` after pointOf(..., guard): fails (not interactable, so auto-wait looks
   // again) when the page moved and the press landed elsewhere; the guard held that press back.
   Status guardedClick(Backend& b, const Element& el, Point at, MouseButton button, int count);

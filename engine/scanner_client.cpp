@@ -56,7 +56,7 @@ Result<Point> ScannerClient::point(int id, const std::string& frame, const std::
   if (focus_quiet) cmd["focus_quiet"] = true;
   auto r = call(std::move(cmd), frame);
   if (!r) return r.status();
-  return Point{r->value("x", 0.0), r->value("y", 0.0), r->value("focused", false)};
+  return Point{r->value("x", 0.0), r->value("y", 0.0), r->value("focused", false), r->value("end", false)};
 }
 
 std::optional<int> ScannerClient::watched(long long quiet_ms, int frames, long long timeout_ms, bool unheard_ok) const {

@@ -7015,6 +7015,18 @@
 
   // ----- drag and drop (engine/page.cpp Page::drag moves the mouse; this finds where) -----
 
+  /** `el` and its siblings built alike (a card among cards), in order; [el] alone when none. */
+  function alikeSiblings(el) {
+    const p = composedParent(el);
+    return p ? filter(childElements(p), (s) => alike(s, el)) : [el];
+  }
+
+  /** A point of `item`'s document (lx, ly), with where it is in the top viewport (x, y). */
+  function pointIn(item, lx, ly, rect) {
+    const off = frameOffset(item.ctx.chain);
+    return { x: lx + off.x, y: ly + off.y, lx, ly, rect };
+  }
+
   // The item a drag of `el` moves: HTML's draggable box, a drag library's marked item, else the
   // nearest box with siblings built alike (a card among cards, a row among rows), else `el`.
   function dragItem(el) {
@@ -7028,7 +7040,7 @@
     for (let n = el, depth = 0; n && depth < 10 && !alikeBox; n = composedParent(n), depth++) {
       const p = composedParent(n);
       if (!p || tagOf(p) === 'body') break;
-      if (filter(childElements(p), (s) => alike(s, n)).length >= 2) alikeBox = n;
+      if (alikeSiblings(n).length >= 2) alikeBox = n;
     }
     // A marked grip (an icon, no words) inside a row among rows is the row's handle (dnd kit's
     // activator); a marked card with words is the item itself (@hello-pangea/dnd's, role=button).
@@ -7069,8 +7081,7 @@
   /** A heading, a label, a caption, or a short line of text and nothing else: what names a list. */
   function namesList(el) {
     // A row among rows built alike (a folder in a sidebar) is a place of its own, not a title.
-    const p = composedParent(el);
-    if (p && filter(childElements(p), (k) => alike(k, el)).length >= 2) return false;
+    if (alikeSiblings(el).length >= 2) return false;
     if (headingRank(el) > 0 || tagOf(el) === 'legend' || tagOf(el) === 'label' || tagOf(el) === 'caption') return true;
     const r = getRect(el);
     const text = collapse(safeInnerText(el));
@@ -7137,14 +7148,10 @@
   function itemPoint(item, unit, pt) {
     if (unit === item.el || !matches(item.el, DRAG_CONTROLS)) return pt;
     const r = getRect(unit);
-    const off = frameOffset(item.ctx.chain);
     for (let i = 0; i < 8; i++) {
-      const lx = r.left + mathMin(12, r.width / 4) + mathMax(0, r.width - 24) * i / 8;
-      const ly = r.top + r.height / 2;
-      const hit = hitAt(item.ctx.chain, lx + off.x, ly + off.y);
-      if (hit && composedContains(unit, hit) && !closestMatch(hit, DRAG_CONTROLS, unit)) {
-        return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
-      }
+      const at = pointIn(item, r.left + mathMin(12, r.width / 4) + mathMax(0, r.width - 24) * i / 8, r.top + r.height / 2, pt.rect);
+      const hit = hitAt(item.ctx.chain, at.x, at.y);
+      if (hit && composedContains(unit, hit) && !closestMatch(hit, DRAG_CONTROLS, unit)) return at;
     }
     return pt;
   }
@@ -7159,19 +7166,15 @@
     const tr = getRect(unit);
     const sr = getRect(source);
     const sameList = composedParent(unit) === composedParent(source);
-    const across = sameList ? mathAbs(sr.left - tr.left) > mathAbs(sr.top - tr.top)
-        : false;
+    const across = sameList && mathAbs(sr.left - tr.left) > mathAbs(sr.top - tr.top);
     const before = sameList && (across ? sr.left < tr.left : sr.top < tr.top);
     const at = before ? 0.7 : 0.3;
-    const off = frameOffset(item.ctx.chain);
-    const lx = across ? tr.left + tr.width * at : pt.lx;
-    const ly = across ? pt.ly : tr.top + tr.height * at;
-    return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
+    return across ? pointIn(item, tr.left + tr.width * at, pt.ly, pt.rect) : pointIn(item, pt.lx, tr.top + tr.height * at, pt.rect);
   }
 
-  /** The point check "grab": on the handle of the dragged item when it has one. */
   const DRAG_CONTROLS = 'input, button, select, textarea, a[href], label, [role=button], [role=checkbox], [role=switch], [role=link]';
 
+  /** The point check "grab": on the handle of the dragged item when it has one. */
   function grabPoint(item, pt) {
     const unit = dragItem(item.el);
     dragSource = unit;
@@ -7179,16 +7182,13 @@
     if (!handle) return itemPoint(item, unit, pt);
     if (handle === item.el) return pt;
     const r = getRect(handle);
-    const off = frameOffset(item.ctx.chain);
-    const lx = r.left + r.width / 2;
-    const ly = r.top + r.height / 2;
-    const hit = hitAt(item.ctx.chain, lx + off.x, ly + off.y);
-    if (!hit || !composedContains(unit, hit)) return pt;
-    return { x: lx + off.x, y: ly + off.y, lx, ly, rect: pt.rect };
+    const at = pointIn(item, r.left + r.width / 2, r.top + r.height / 2, pt.rect);
+    const hit = hitAt(item.ctx.chain, at.x, at.y);
+    return hit && composedContains(unit, hit) ? at : pt;
   }
 
   /**
-   * The point check "drop": on an item like the one dragged, its middle (it takes that place);
+   * The point check "drop": on an item like the one dragged, past its middle (it takes that place);
    * on a heading or label over a list or column, the end of that list; else the element's middle.
    */
   function dropPoint(item, pt) {
@@ -7207,9 +7207,7 @@
     if (!list) return pt;
     const at = endOfList(list);
     const vp = viewportSize(ownerDocument(el));
-    const ly = mathMax(2, mathMin(at.y, vp.height - 4));
-    const off = frameOffset(item.ctx.chain);
-    return { x: at.x + off.x, y: ly + off.y, lx: at.x, ly, rect: pt.rect, end: true };
+    return { ...pointIn(item, at.x, mathMax(2, mathMin(at.y, vp.height - 4)), pt.rect), end: true };
   }
 
   // What the page's own HTML drag and drop did since `watch` (the native press starts it in
@@ -7239,7 +7237,9 @@
     const init = (x, y) => ({ bubbles: true, cancelable: true, composed: true, view, clientX: x, clientY: y,
       screenX: x, screenY: y, dataTransfer: data });
     // The press a drag starts with (a library readies the item on it: SortableJS's pointerdown).
-    const pressed = deepElementFromPoint(ownerDocument(from), start.x, start.y);
+    const doc = ownerDocument(from);
+    const under = () => deepElementFromPoint(doc, to.lx, to.ly);
+    const pressed = deepElementFromPoint(doc, start.x, start.y);
     const on = pressed && composedContains(from, pressed) ? pressed : from;
     const press = { bubbles: true, cancelable: true, composed: true, view, clientX: start.x, clientY: start.y,
       screenX: start.x, screenY: start.y, button: 0, buttons: 1, detail: 1, pointerId: 1, pointerType: 'mouse', isPrimary: true };
@@ -7258,15 +7258,15 @@
     // a tick after dragstart).
     await settle();
     fire(from, 'DragEvent', 'drag', init(start.x, start.y));
-    const target = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || dest.el;
+    const target = under() || dest.el;
     fire(target, 'DragEvent', 'dragenter', init(to.lx, to.ly));
     let accepts = false;
     for (let i = 0; i < 3; i++) {
-      const over = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || target;
+      const over = under() || target;
       accepts = !fire(over, 'DragEvent', 'dragover', init(to.lx, to.ly)) || accepts;
       await settle();
     }
-    const last = deepElementFromPoint(ownerDocument(from), to.lx, to.ly) || target;
+    const last = under() || target;
     if (accepts) fire(last, 'DragEvent', 'drop', init(to.lx, to.ly));
     else fire(last, 'DragEvent', 'dragleave', init(to.lx, to.ly));
     fire(from, 'DragEvent', 'dragend', init(to.lx, to.ly));
@@ -7298,8 +7298,7 @@
   /** Where a dragged item is: the heading over its list, and its place among the items alike. */
   function dragPlace(item) {
     if (!item || !isConnected(item)) return null;
-    const p = composedParent(item);
-    const sibs = p ? filter(childElements(p), (s) => alike(s, item)) : [item];
+    const sibs = alikeSiblings(item);
     const at = indexOf(sibs, item);
     if (at < 0) return null;  // not drawn
     return { under: placeHeading(item), index: at + 1, count: sibs.length };
