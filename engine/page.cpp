@@ -2000,6 +2000,7 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
         continue;
       }
       sought = true;
+      auto seek_started = Clock::now();
       auto seen = scanner_.seek(text, std::min(until.remaining(), Millis(4000)));
       if (!seen) return false;
       if (!seen->found) {
@@ -2010,7 +2011,7 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
         }
         return false;
       }
-      spdlog::debug("locate: scrolled a list to {}", quote(text));
+      spdlog::debug("locate: scrolled a list to {} ({} steps, {})", quote(text), seen->steps, elapsedSince(seek_started));
     }
   }, until);
   if (!waited && !scrolled_through.empty() && last.code() == codes::kTargetNotFound) {

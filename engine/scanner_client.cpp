@@ -244,6 +244,7 @@ Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Milli
   s.found = r->value("found", false);
   s.boxes = r->value("boxes", 0);
   s.timed_out = r->value("timed_out", false);
+  s.steps = r->value("steps", 0);
   return s;
 }
 

@@ -129,6 +129,7 @@ class ScannerClient {
     bool found = false;
     int boxes = 0;          // lists that draw only the rows in view
     bool timed_out = false;
+    int steps = 0;          // scrolls made
   };
   Result<Sought> seek(const std::string& text, Millis timeout) const;
   Status submit(std::optional<int> id, const std::string& frame = "") const;
