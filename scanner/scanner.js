@@ -7910,17 +7910,9 @@
   function drawnAhead(box) {
     const h = clientHeight(box);
     const top = getRect(box).top + clientTop(box);
-    const spans = [];
-    const walker = docCreateTreeWalker(ownerDocument(box), box, 4 /* SHOW_TEXT */);
-    for (let t = walker.nextNode(), seen = 0; t && seen < 5000; t = walker.nextNode(), seen++) {
-      if (!reTest(/\S/, nodeValue(t))) continue;
-      const el = parentElement(t);
-      const r = el ? getRect(el) : null;
-      if (r && r.height && r.bottom > top) push(spans, { top: r.top, bottom: r.bottom });
-    }
     // Rows follow one another with gaps under half a box; a larger gap is where drawing stops.
     let reach = top;
-    const ordered = sortBy(spans, (sp) => sp.top);
+    const ordered = sortBy(drawnTextRects(box), (r) => r.top);
     for (let i = 0; i < ordered.length && ordered[i].top <= reach + h / 2; i++) reach = mathMax(reach, ordered[i].bottom);
     return mathMin(4 * h, mathMax(h, mathFloor(reach - top)));
   }
@@ -7929,17 +7921,24 @@
   function drawnSpan(box) {
     let top = Infinity;
     let bottom = -Infinity;
-    let seen = 0;
+    each(drawnTextRects(box), (r) => {
+      top = mathMin(top, r.top);
+      bottom = mathMax(bottom, r.bottom);
+    });
+    return bottom > top ? bottom - top : 0;
+  }
+
+  /** The boxes of the elements whose text `box` draws (the first 5,000 text nodes). */
+  function drawnTextRects(box) {
+    const out = [];
     const walker = docCreateTreeWalker(ownerDocument(box), box, 4 /* SHOW_TEXT */);
-    for (let t = walker.nextNode(); t && seen < 5000; t = walker.nextNode(), seen++) {
+    for (let t = walker.nextNode(), seen = 0; t && seen < 5000; t = walker.nextNode(), seen++) {
       if (!reTest(/\S/, nodeValue(t))) continue;
       const el = parentElement(t);
       const r = el ? getRect(el) : null;
-      if (!r || !r.height) continue;
-      top = mathMin(top, r.top);
-      bottom = mathMax(bottom, r.bottom);
+      if (r && r.height) push(out, r);
     }
-    return bottom > top ? bottom - top : 0;
+    return out;
   }
 
   /** Pixels to scroll: `amount`, or 80% of the viewport (or container) for "page"/default. */
