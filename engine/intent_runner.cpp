@@ -766,6 +766,7 @@ Result<Acted> IntentRun::act(const TargetSpec& target, const Page::ActFn& fn, lo
   ActOptions o;
   long long ms = timeout_ms > 0 ? timeout_ms : 5000;
   o.timeout = std::min(Millis(ms), deadline.remaining());
+  if (timeout_ms > 0) o.seek = o.timeout;  // a step's own timeout bounds its scrolling too
   // A popup in front of the target: the intent clears it and retries once (issue 12 item 2).
   // The clearers themselves do not recurse.
   if (def.name != "dismiss_popups" && def.name != "accept_cookies" && depth < 4) {

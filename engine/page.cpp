@@ -1960,7 +1960,7 @@ std::string seekableText(const TargetSpec& t) {
 
 }  // namespace
 
-Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
+Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std::optional<Deadline> seek_until) {
   std::optional<Located> found;
   Status last = Status::ok();
   bool first = true;
@@ -2001,7 +2001,9 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
       }
       sought = true;
       auto seek_started = Clock::now();
-      auto seen = scanner_.seek(text, std::min(until.remaining(), Millis(4000)));
+      // The last half second stays for the scan and the action that follow a find.
+      const Millis seek_for = std::max(Millis(0), seek_until.value_or(until).remaining() - Millis(500));
+      auto seen = scanner_.seek(text, seek_for);
       if (!seen) return false;
       if (!seen->found) {
         if (seen->boxes > 0) {
@@ -2023,13 +2025,14 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until) {
 
 Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {
   Deadline until = deadline.capped(o.timeout);
+  const Deadline seek_until = deadline.capped(std::max(o.timeout, o.seek));
   auto t0 = Clock::now();
   Acted out;
   bool cleared = false;
   int list_tries = 0;  // what closeOpenList has tried: 1 Escape, 2 a click beside the list
   Status last = Status::ok();
   for (;;) {
-    auto where = locate(target, until);
+    auto where = locate(target, until, seek_until);
     if (!where) {
       Status s = where.status();
       if (Clock::now() - t0 >= Millis(500) && s.code() == codes::kTargetNotFound) {

@@ -62,6 +62,11 @@ struct ClickOptions {
 // How actions wait and what they do about covers (auto-wait, issue 12 item 2).
 struct ActOptions {
   Millis timeout{5000};  // auto-wait: the target appears and becomes actionable within this
+  // A target not drawn yet may be sought in the long lists that draw only the rows in view (a
+  // person scrolls a long list to a name): that scrolling, work of our own that goes on while
+  // rows come, may take this long from the action's start, past the auto-wait (not past the
+  // command's timeout). An explicit timeout bounds it as well.
+  Millis seek{12000};
   bool force = false;
   // Called when a detected popup (modal, consent banner, overlay) covers the target: clears it
   // and returns what it did ("dismiss_popups: closed modal ..."), or why it could not. Unset for
@@ -191,7 +196,8 @@ class Page {
     Resolution res;
     bool fresh = false;  // found in the command's fresh scan (its ids are those of the elements in hand)
   };
-  Result<Located> locate(const TargetSpec& target, Deadline until);
+  // `seek_until`: how long scrolling long lists for it may go on (default: `until`).
+  Result<Located> locate(const TargetSpec& target, Deadline until, std::optional<Deadline> seek_until = std::nullopt);
 
   // Runs `act` between a before-scan and an after-scan and adds the change report.
   Response actAndReport(const std::string& command, const std::function<Result<std::string>()>& act);

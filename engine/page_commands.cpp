@@ -37,7 +37,7 @@ json elementJson(const Element& e) {
 // The auto-wait of an action: --timeout, else 5 s (issue 12 item 2).
 ActOptions actOptions(const Command& c) {
   ActOptions o;
-  if (c.args.contains("timeout") && c.args["timeout"].is_number()) o.timeout = Millis(c.args["timeout"].get<long long>());
+  if (c.args.contains("timeout") && c.args["timeout"].is_number()) o.timeout = o.seek = Millis(c.args["timeout"].get<long long>());
   o.force = c.args.value("force", false);
   return o;
 }

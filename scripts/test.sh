@@ -6,4 +6,11 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 echo "==> tests"
 # Two at a time: the suites mostly wait on the browser (tests/CMakeLists.txt).
-ctest --test-dir build --output-on-failure --parallel 2 "$@"
+status=0
+ctest --test-dir build --output-on-failure --parallel 2 "$@" || status=$?
+# Each failed test with its error, last, where the tail of a CI log shows it.
+if [ "$status" -ne 0 ]; then
+  echo "==> what failed"
+  scripts/failures.sh || true
+fi
+exit "$status"
