@@ -1594,7 +1594,7 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
                       (boxes.empty() ? "" : ", and it holds " + std::to_string(boxes.size()) + " of them"),
                   "check the checkbox itself: observe to find it");
   }
-  if (el.checked && *el.checked == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+  if (el.checked && *el.checked == want) return alreadyChecked(want);
   if (!want && el.type == "radio") {
     return Status(codes::kElementNotInteractable, "a radio button cannot be unchecked",
                   "check another option of the group instead");
@@ -1617,11 +1617,18 @@ Result<std::string> Page::setChecked(const Element& el, bool want) {
   return std::string(" (synthetic events)");
 }
 
+std::string Page::alreadyChecked(bool want) const {
+  if (clicked_away_) return " (drawn anew after its click)";
+  return want ? " (already checked)" : " (already unchecked)";
+}
+
 Result<std::optional<bool>> Page::clickForState(Backend& b, const Element& el, Point at, bool want) {
   LSCOPE_RETURN_IF_ERROR(guardedClick(b, el, at, MouseButton::kLeft, 1));
+  bool gone = false;
   auto read = [&]() -> std::optional<bool> {
     auto v = scanner_.getValue(el.scanner_id, el.frame);
     if (v && v->is_boolean()) return v->get<bool>();
+    gone = !v && isElementGone(v.status());
     return std::nullopt;
   };
   std::optional<bool> state = read();
@@ -1631,13 +1638,19 @@ Result<std::optional<bool>> Page::clickForState(Backend& b, const Element& el, P
     untilStateDrawn();
     state = read();
   }
+  if (gone) {
+    // The page wrote the row again on the change (Clusterize.js's update()): the action's wait
+    // finds the new box and reads its state (alreadyChecked).
+    clicked_away_ = true;
+    return Status(codes::kElementStale, describe(el) + " was drawn anew after its click", "observe, then look at its state");
+  }
   return state;
 }
 
 Result<std::string> Page::chooseOption(const Element& el, bool want) {
   // An option that holds its own state (Carbon's MultiSelect: the scanner lists it alone, its
   // checkbox part of it): to check it is to choose it, by a click.
-  if (el.hasModifier("selected") == want) return std::string(want ? " (already checked)" : " (already unchecked)");
+  if (el.hasModifier("selected") == want) return alreadyChecked(want);
   auto b = backend();
   if (!b) return b.status();
   auto point = pointOf(el, "click", false, /*guard=*/true);
@@ -1967,6 +1980,8 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
   bool sought = false;
   const auto started = Clock::now();
   constexpr Millis kSeekAfter(250);
+  constexpr Millis kAfterSeek(2000);  // at most this long past the auto-wait, for a row found by scrolling
+  std::optional<Deadline> grace;      // set once a scroll found the target
   std::string scrolled_through;  // what scrolling the long lists through found: nothing
   Status waited = waitUntil(*this, [&]() -> Result<bool> {
     for (;;) {
@@ -1976,11 +1991,14 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
       first = false;
       if (!page) return page.status();
       // Moving a scan keeps its elements where they are: the resolution's pointers stay valid.
-      Located loc{std::move(page.value()), Resolution(), fresh};
+      Located loc{std::move(page.value()), Resolution(), fresh, std::nullopt};
       auto res = resolve(target, loc.page);
       if (res) {
         loc.res = std::move(res.value());
-        if (sought) sought_page_ = loc.page;
+        if (sought) {
+          sought_page_ = loc.page;
+          loc.after_seek = grace;
+        }
         found.emplace(std::move(loc));
         return true;
       }
@@ -1988,6 +2006,12 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
       // Not there (yet): wait for the page to change. Anything else (a bad selector, an
       // ambiguous target in strict mode) will not get better by waiting.
       if (res.status().code() != codes::kTargetNotFound && !isElementGone(res.status())) return res.status();
+      // Scrolled to, then gone: the list drew its rows anew after the scroll (Clusterize.js writes
+      // the whole cluster again); it shows the row again in a moment.
+      if (grace && !grace->expired()) {
+        waitForChange(*grace, Millis(250));
+        continue;
+      }
       // Not drawn, perhaps: a long list that draws only the rows in view (react-window, AG Grid)
       // is scrolled to it as a person scrolls to a name (scanner `seek`), once; then looked at again.
       if (sought || res.status().code() != codes::kTargetNotFound) return false;
@@ -2001,8 +2025,10 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
       }
       sought = true;
       auto seek_started = Clock::now();
-      // The last half second stays for the scan and the action that follow a find.
-      const Millis seek_for = std::max(Millis(0), seek_until.value_or(until).remaining() - Millis(500));
+      // The end of the window keeps time for finding the row again and acting on it: 1.5 s, or
+      // half of a short window (an explicit timeout).
+      const Millis window = seek_until.value_or(until).remaining();
+      const Millis seek_for = window - std::min(Millis(1500), window / 2);
       auto seen = scanner_.seek(text, seek_for);
       if (!seen) return false;
       if (!seen->found) {
@@ -2014,6 +2040,7 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
         return false;
       }
       spdlog::debug("locate: scrolled a list to {} ({} steps, {})", quote(text), seen->steps, elapsedSince(seek_started));
+      grace = Deadline(std::max(until.at(), seek_until.value_or(until).capped(kAfterSeek).at()));
     }
   }, until);
   if (!waited && !scrolled_through.empty() && last.code() == codes::kTargetNotFound) {
@@ -2025,6 +2052,7 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
 
 Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {
   Deadline until = deadline.capped(o.timeout);
+  clicked_away_ = false;
   const Deadline seek_until = deadline.capped(std::max(o.timeout, o.seek));
   auto t0 = Clock::now();
   Acted out;
@@ -2033,6 +2061,8 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
   Status last = Status::ok();
   for (;;) {
     auto where = locate(target, until, seek_until);
+    // A row a scroll found has its own short wait, past the auto-wait's end.
+    if (where && where->after_seek && where->after_seek->at() > until.at()) until = *where->after_seek;
     if (!where) {
       Status s = where.status();
       if (Clock::now() - t0 >= Millis(500) && s.code() == codes::kTargetNotFound) {

@@ -167,6 +167,8 @@ class Page {
   Result<std::string> chooseOption(const Element& el, bool want);  // check/uncheck on an option
   // A guarded click, then the element's boolean state (read again once drawn when not `want`).
   Result<std::optional<bool>> clickForState(Backend& b, const Element& el, Point at, bool want);
+  // " (already checked)", or what it means after this action's own click was drawn anew.
+  std::string alreadyChecked(bool want) const;
   Result<std::string> hover(const Element& el);
   // Drags `el` (pressed on its handle when it has one) onto `to`, found on the page as it is
   // then: an element like it takes its place; a heading names the list or column under it, and
@@ -195,6 +197,9 @@ class Page {
     PageScan page;
     Resolution res;
     bool fresh = false;  // found in the command's fresh scan (its ids are those of the elements in hand)
+    // Found by scrolling a long list: the action may wait for it until then even past `until` (a
+    // list that draws its rows anew after the scroll that showed the row).
+    std::optional<Deadline> after_seek;
   };
   // `seek_until`: how long scrolling long lists for it may go on (default: `until`).
   Result<Located> locate(const TargetSpec& target, Deadline until, std::optional<Deadline> seek_until = std::nullopt);
@@ -274,6 +279,9 @@ class Page {
   // one step, a click on a native checkbox or radio button): when no listener of the page heard
   // them, settle() need not wait for a reaction.
   bool unheard_ok_ = false;
+  // A box this action clicked was drawn anew before its state could be read (a list that writes
+  // its rows again on every change): found in the wanted state afterwards, the click did it.
+  bool clicked_away_ = false;
   bool settled_ = false;  // settled(): set at settle's end, cleared by startAction and navigations
   // An action (or a wait) begins: the remembered scan is no longer fresh, and no earlier action
   // may skip the still window.

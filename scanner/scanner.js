@@ -7841,10 +7841,13 @@
   }
 
   /**
-   * Scrolls `box` by `dy` and waits for the rows it draws there: the first change inside it and
-   * one task more (a list may draw in pieces), else a frame after SEEK_STEP_WAIT_MS. The browser
+   * Scrolls `box` by `dy` and waits for the rows it draws there: the first change inside it that
+   * leaves rows in view and one task more (a list may draw in pieces), else a frame after
+   * SEEK_STEP_WAIT_MS. The browser
    * fires `scroll` at its next frame; the event is also fired at once, so that a list that draws
-   * in its scroll handler (react-window, TanStack Virtual) does not wait a frame per step.
+   * in its scroll handler (react-window, TanStack Virtual) does not wait a frame per step. Rows
+   * drawn already over the whole box (a list that draws in clusters, Clusterize.js's 200 rows)
+   * need no drawing: a frame, not SEEK_STEP_WAIT_MS.
    */
   function scrollAndDraw(box, dy) {
     return new B.Promise((resolve) => {
@@ -7857,11 +7860,14 @@
         B.clearTimeout(timer);
         return true;
       };
-      const mo = new B.MutationObserver(() => { if (stop()) B.setTimeout(resolve, 0); });
+      // A change that leaves the box empty (a list that clears its rows on scroll and draws them
+      // late) is not the drawing yet.
+      const mo = new B.MutationObserver(() => { if (drawnReach(box) > 0 && stop()) B.setTimeout(resolve, 0); });
       moObserve(mo, box, { childList: true, subtree: true, characterData: true, attributes: true });
       scrollBy(box, { top: dy, behavior: 'instant' });
       fire(box, 'Event', 'scroll', { bubbles: false });
-      timer = B.setTimeout(() => { if (stop()) settle().then(resolve); }, SEEK_STEP_WAIT_MS);
+      const shown = drawnReach(box) >= clientHeight(box);
+      timer = B.setTimeout(() => { if (stop()) settle().then(resolve); }, shown ? 0 : SEEK_STEP_WAIT_MS);
     });
   }
 
@@ -7909,12 +7915,18 @@
    */
   function drawnAhead(box) {
     const h = clientHeight(box);
+    return mathMin(4 * h, mathMax(h, drawnReach(box)));
+  }
+
+  /** Pixels from `box`'s top to the end of the rows it draws one after another from there. */
+  function drawnReach(box) {
+    const h = clientHeight(box);
     const top = getRect(box).top + clientTop(box);
     // Rows follow one another with gaps under half a box; a larger gap is where drawing stops.
     let reach = top;
     const ordered = sortBy(drawnTextRects(box), (r) => r.top);
     for (let i = 0; i < ordered.length && ordered[i].top <= reach + h / 2; i++) reach = mathMax(reach, ordered[i].bottom);
-    return mathMin(4 * h, mathMax(h, mathFloor(reach - top)));
+    return mathFloor(reach - top);
   }
 
   /** How far apart the first and last text `box` draws are, in pixels (0 when it draws none). */
