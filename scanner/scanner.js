@@ -7865,7 +7865,9 @@
       const mo = new B.MutationObserver(() => { if (drawnReach(box) > 0 && stop()) B.setTimeout(resolve, 0); });
       moObserve(mo, box, { childList: true, subtree: true, characterData: true, attributes: true });
       scrollBy(box, { top: dy, behavior: 'instant' });
-      fire(box, 'Event', 'scroll', { bubbles: false });
+      // (The page's scroll event is the document's, and reaches the window.)
+      if (isPageScroller(box)) fire(TOP_DOC, 'Event', 'scroll', { bubbles: true });
+      else fire(box, 'Event', 'scroll', { bubbles: false });
       const shown = drawnReach(box) >= clientHeight(box);
       timer = B.setTimeout(() => { if (stop()) settle().then(resolve); }, shown ? 0 : SEEK_STEP_WAIT_MS);
     });
@@ -7873,7 +7875,8 @@
 
   /** The element in `box` that shows `want` (lower-cased, collapsed): its text or label, or null. */
   function showingText(box, want) {
-    const direct = elementsWithText(want, [box], true, true)[0];
+    // Rows out of a box's view are clipped, yet drawn; on the page, hidden text is not a row.
+    const direct = elementsWithText(want, [box], true, !isPageScroller(box))[0];
     if (direct) return direct;
     // The text split over several elements ("Rosa <b>Quinn</b>"): the innermost that holds it all.
     if (!contains_(lc(collapse(safeInnerText(box))), want)) return null;
@@ -7904,7 +7907,51 @@
       if (span > 0 && span < 0.5 * scrollHeight(el)) push(out, el);
       return true;
     });
+    const page = partlyDrawnPage();
+    if (page && out.length < SEEK_BOXES_MAX) push(out, page);
     return out;
+  }
+
+  /**
+   * The page's own scroller when the page is a long list drawn in part, scrolled with the window
+   * (react-virtuoso's useWindowScroll, TanStack's window virtualizer): at least three screens tall,
+   * and what it draws (its leaves: elements with none inside, and media, that have a size, over the
+   * page's height) spans less than half of that: the rest is space kept for rows not drawn. A long
+   * article, a gallery, a page of images draw over their whole height.
+   */
+  function partlyDrawnPage() {
+    const root = docScrollingElement(TOP_DOC) || docElement(TOP_DOC);
+    const body = docBody(TOP_DOC);
+    const full = root ? scrollHeight(root) : 0;
+    if (!body || full < 3 * viewportSize(TOP_DOC).height) return null;
+    const y = scrollTop(root);
+    let top = Infinity;
+    let bottom = -Infinity;
+    const walker = docCreateTreeWalker(TOP_DOC, body, 1 /* SHOW_ELEMENT */);
+    let n = 0;
+    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+      // A page of this many elements draws what it holds (a list drawn in part holds few).
+      if (++n > SEEK_WALK_MAX) return null;
+      if (firstElementChild(el) && !MEDIA_TAGS[localName(el)]) continue;
+      const r = getRect(el);
+      // (Off the page's top: skip links and the like parked at -9999px.)
+      if (!r.width || !r.height || r.bottom + y <= 0 || r.top + y >= full) continue;
+      top = mathMin(top, r.top);
+      bottom = mathMax(bottom, r.bottom);
+    }
+    return bottom > top && bottom - top < 0.5 * full ? root : null;
+  }
+
+  const MEDIA_TAGS = { img: 1, video: 1, canvas: 1, svg: 1, iframe: 1, picture: 1, object: 1, embed: 1 };
+
+  /** Whether `box` is the page's own scroller (the window scrolls it). */
+  function isPageScroller(box) {
+    return box === (docScrollingElement(TOP_DOC) || docElement(TOP_DOC));
+  }
+
+  /** The top of what `box` shows, in the viewport's coordinates. */
+  function boxTop(box) {
+    return isPageScroller(box) ? 0 : getRect(box).top + clientTop(box);
   }
 
   /**
@@ -7921,7 +7968,7 @@
   /** Pixels from `box`'s top to the end of the rows it draws one after another from there. */
   function drawnReach(box) {
     const h = clientHeight(box);
-    const top = getRect(box).top + clientTop(box);
+    const top = boxTop(box);
     // Rows follow one another with gaps under half a box; a larger gap is where drawing stops.
     let reach = top;
     const ordered = sortBy(drawnTextRects(box), (r) => r.top);
