@@ -599,6 +599,11 @@ ResolverHooks Page::hooks(const PageScan& page) {
     ScanRequest near;
     near.near = text;
     auto n = scan(near, /*remember=*/false);
+    // The scanner's ELEMENT_NOT_FOUND here is a text not on the page (yet): a target not found,
+    // which waiting or scrolling a long list may still show, not an element gone.
+    if (!n && n.status().code() == codes::kElementNotFound) {
+      return Status(codes::kTargetNotFound, n.status().message(), n.status().hint());
+    }
     if (!n) return n.status();
     std::vector<int> out;
     for (const auto& e : n->elements) out.push_back(e.id);

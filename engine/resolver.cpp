@@ -370,11 +370,6 @@ Result<std::vector<const Element*>> applyRelation(std::vector<Scored> cands, con
   }
   if (t.relation == "near" && anchor_is_text && hooks.near) {
     auto order = hooks.near(anchor.value);
-    // No such text on the page (yet): a target not found, which waiting or scrolling a long list
-    // may still show, not an element gone.
-    if (!order && order.status().code() == codes::kElementNotFound) {
-      return Status(codes::kTargetNotFound, order.status().message(), order.status().hint());
-    }
     if (!order) return order.status();
     for (int id : *order) {
       for (const auto& c : cands) {
