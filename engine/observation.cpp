@@ -73,6 +73,10 @@ std::string elementLabel(const Element& e) {
   return out;
 }
 
+std::string nearContext(const Element& e) {
+  return e.context.empty() ? "" : " near " + quote(e.context);
+}
+
 std::string elementLine(const Element& e, bool full) {
   std::string out = "[" + std::to_string(e.id) + "] " + elementLabel(e);
   std::vector<std::string> mods;
@@ -88,6 +92,7 @@ std::string elementLine(const Element& e, bool full) {
   if (e.value && !e.value->empty() && *e.value != e.text && e.type != "button" && e.type != "link") {
     out += " = " + quote(clip(*e.value, 40));
   }
+  out += nearContext(e);
   if (!e.frame_label.empty()) out += " (in " + e.frame_label + ")";
   if (full) {
     out += " css(" + e.selector + ") @" + std::to_string(std::lround(e.rect.x)) + "," +

@@ -24,10 +24,12 @@ std::string shortUrl(const std::string& url);
 std::string urlPath(const std::string& url);
 // `@ host/path "Title"`.
 std::string pageLine(const PageScan& scan);
-// `[id] type/role "text" {modifiers} = "value"`.
+// `[id] type/role "text" {modifiers} = "value" near "row text"`.
 std::string elementLine(const Element& e, bool full = false);
 // `type/role "text"` without id or state, for change lines.
 std::string elementLabel(const Element& e);
+// ` near "row text"` for a control that reads like others (scanner's `context`), else "".
+std::string nearContext(const Element& e);
 // `- login_form: email=[1] password=[2] submit=[3]`, one per pattern.
 std::vector<std::string> patternLines(const PageScan& scan);
 // The page line, the element lines (capped) and the truncation line.

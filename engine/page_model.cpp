@@ -121,6 +121,7 @@ bool parseElementFields(const json& e, const std::string& frame, Element& el) {
   el.focused = state.value("focused", false);
   el.in_viewport = e.value("in_viewport", true);
   el.filters_form = e.value("filters_form", false);
+  el.context = e.value("context", "");
   if (state.contains("value") && state["value"].is_string()) el.value = state["value"].get<std::string>();
   if (state.contains("checked") && state["checked"].is_boolean()) el.checked = state["checked"].get<bool>();
   for (const auto& m : arrayAt(e, "modifiers")) {

@@ -42,6 +42,8 @@ struct Element {
   std::vector<std::string> options;  // select options (visible texts)
   // Other names a person may use for it: a day cell's full date, an icon's word, a tooltip.
   std::vector<std::string> aliases;
+  // Set when other controls read the same: a short text of its own row that tells it apart.
+  std::string context;
   json attributes = json::object();
   // Where to press it when not at its middle: the box of the words a target named inside a row
   // (a grid's "Total" in its header row), set by the resolver.

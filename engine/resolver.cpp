@@ -649,7 +649,7 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
       size_t shown = 0;
       for (const Element* e : tied) {
         if (shown++ == 5) break;
-        list += "\n  [" + std::to_string(e->id) + "] " + elementLabel(*e);
+        list += "\n  [" + std::to_string(e->id) + "] " + elementLabel(*e) + nearContext(*e);
       }
       TargetSpec second = target;
       second.nth = 2;
@@ -657,7 +657,8 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
         return Status(codes::kTargetAmbiguous, std::to_string(ties) + " elements match " + target.toString(),
                       "pick one: " + second.toString() + ", an id, or a relation (near/inside/after/before):" + list);
       }
-      r.note = "chose [" + std::to_string(r.element->id) + "], first of " + std::to_string(ties) +
+      r.note = "chose [" + std::to_string(r.element->id) + "]" + nearContext(*r.element) + ", first of " +
+               std::to_string(ties) +
                " equal matches; " + second.toString() + " picks another";
     }
   }

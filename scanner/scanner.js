@@ -3923,6 +3923,7 @@
       state.items[item.id] = item;
       wmSet(state.byElement, item.el, item.id);
     });
+    markLookalikes(chosen.list, cache);
     let ordered = chosen.list;
     if (anchorInfo) ordered = sortBy(chosen.list, (item) => item.distance);
     const active = deepActiveElement(TOP_DOC);
@@ -3942,6 +3943,99 @@
         scan_ms: round(now() - t0),
       },
     };
+  }
+
+  // ----- look-alike controls (an addition to spec §3.1, scanner/README.md) -----
+  // Controls that read the same ("Like" under every post, "Remove" on every cart line, "Yes"
+  // under every question, icon buttons without a name) each carry `context`: a short text of their
+  // own row or card that tells them apart, the words a person reads to pick one (and the anchor of
+  // `near`: one text node's words, cut at a word, no ellipsis). Their row: the highest box around
+  // the control that holds none of its look-alikes. Its text: a heading first, then the texts in
+  // document order; the first that no look-alike's row shows, else the first.
+  const CONTEXT_MAX = 40;
+  const CONTEXT_TEXTS = 6;
+  const CONTEXT_GROUP_MAX = 200;
+
+  function markLookalikes(list, cache) {
+    const groups = new B.Map();
+    each(list, (item) => {
+      const k = item.type + '\u0001' + item.role + '\u0001' + lc(item.text);
+      const g = mapGet(groups, k);
+      if (g) push(g, item);
+      else mapSet(groups, k, [item]);
+    });
+    B.mapForEach(groups, (members) => {
+      if (members.length < 2 || members.length > CONTEXT_GROUP_MAX) return;
+      const rows = ownRows(map(members, (m) => m.el));
+      const texts = map(members, (m, i) => rowTexts(rows[i], m, cache));
+      // How many rows show each text (a row lists a text once).
+      const shown = new B.Map();
+      each(texts, (list) => each(list, (t) => mapSet(shown, lc(t), (mapGet(shown, lc(t)) || 0) + 1)));
+      const picked = map(texts, (list) => find(list, (t) => mapGet(shown, lc(t)) === 1) || list[0] || '');
+      const distinct = [];
+      each(picked, (t) => { if (t !== '' && !includes(distinct, lc(t))) push(distinct, lc(t)); });
+      if (distinct.length < 2) return;
+      each(members, (m, i) => { if (picked[i]) m.context = picked[i]; });
+    });
+  }
+
+  /** Each member's row: the highest box around it (below <body>) that holds no other member. */
+  function ownRows(els) {
+    const held = new B.Map();  // box -> how many members it holds
+    each(els, (el) => {
+      for (let n = composedParent(el); n; n = composedParent(n)) mapSet(held, n, (mapGet(held, n) || 0) + 1);
+    });
+    return map(els, (el) => {
+      let row = null;
+      for (let n = composedParent(el), level = 0; n && level < 12; n = composedParent(n), level++) {
+        const t = tagOf(n);
+        if (t === 'body' || t === 'html' || mapGet(held, n) > 1) break;
+        row = n;
+      }
+      return row;
+    });
+  }
+
+  /** Up to CONTEXT_TEXTS shown texts of `row` outside the control itself, a heading's first. */
+  function rowTexts(row, item, cache) {
+    if (!row) return [];
+    const out = [];
+    const own = lc(item.text);
+    const add = (n) => {
+      const el = parentElement(n);
+      if (!el || nodeContains(item.el, el) || NO_TEXT_TAGS[tagOf(el)]) return;
+      const t = collapse(nodeValue(n));
+      if (!reTest(/[\p{L}\p{N}]/u, t) || lc(t) === own) return;
+      const clipped = clipWords(t, CONTEXT_MAX);
+      if (find(out, (o) => lc(o) === lc(clipped)) || !shownText(el, cache)) return;
+      push(out, clipped);
+    };
+    const heading = firstOf(row, 'h1, h2, h3, h4, h5, h6, [role=heading], legend, caption, th[scope=row]');
+    const walk = (root) => {
+      const walker = docCreateTreeWalker(ownerDocument(root), root, 4 /* SHOW_TEXT */);
+      for (let n = walker.nextNode(); n && out.length < CONTEXT_TEXTS; n = walker.nextNode()) add(n);
+    };
+    if (heading && !nodeContains(heading, item.el)) walk(heading);
+    walk(row);
+    return out;
+  }
+
+  const NO_TEXT_TAGS = { script: 1, style: 1, template: 1, noscript: 1, option: 1 };
+
+  /** Whether a row's text box shows (the row is on the page: its control is): drawn, over a pixel. */
+  function shownText(el, cache) {
+    if (!checkVisibility) return visibilityOf(el, cache).visible;
+    if (!checkVisibility(el, VISIBILITY_CHECK)) return false;
+    const r = getRect(el);
+    return r.width > 1 && r.height > 1;
+  }
+
+  /** The first words of `s` up to `max` characters, cut where a word ends. */
+  function clipWords(s, max) {
+    if (s.length <= max) return s;
+    let space = max;
+    while (space > max / 2 && strSlice(s, space, space + 1) !== ' ') space--;
+    return strSlice(s, 0, space > max / 2 ? space : max);
   }
 
   // ----- a code split over boxes (one-time codes, PINs) -----
@@ -4891,6 +4985,7 @@
     if (aliases.length) out.aliases = aliases;
     if (item.interactive === false) out.interactive = false;
     if (item.filtersForm) out.filters_form = true;
+    if (item.context) out.context = item.context;
     if (item.distance !== undefined) out.distance = round(item.distance);
     return out;
   }

@@ -122,6 +122,28 @@ describe('observation', () => {
     assert.match(await ok('click', { target: 'Save settings' }), new RegExp(`click \\[${id}\\]`));
   });
 
+  it('controls that read the same name their row: its id and that near phrase act on that row', async () => {
+    // DataTables (npm): a Delete button on every row; the page reports the row it deleted.
+    const deleted = () => site.reports.filter((r) => r.event === 'delete').at(-1)?.data.name;
+    const rows = async () => {
+      const seen = await ok('goto', { url: `${site.base}/corpus/reach/datatables.html` });
+      return [...seen.matchAll(/^\[(\d+)\] button "Delete" near "([^"]+)"$/gm)].map((m) => ({ id: m[1], row: m[2] }));
+    };
+    let listed = await rows();
+    assert.ok(listed.length >= 5, 'each Delete names its row');
+    assert.equal(new Set(listed.map((d) => d.row)).size, listed.length, 'no two rows named alike');
+    await ok('click', { target: listed[2].id });
+    assert.equal(deleted(), listed[2].row);
+    listed = await rows();
+    await ok('click', { target: `"Delete" near "${listed[4].row}"` });
+    assert.equal(deleted(), listed[4].row);
+    // Text alone picks the first and says which row that is.
+    listed = await rows();
+    assert.match(await ok('click', { target: '"Delete"' }),
+        new RegExp(`chose \\[${listed[0].id}\\] near "${listed[0].row}", first of \\d+`));
+    assert.equal(deleted(), listed[0].row);
+  });
+
   it('text of the page and of an element; screenshot is a PNG image', async () => {
     await ok('goto', { url: `${site.base}/dashboard.html` });
     assert.match(await ok('text'), /Welcome back/);

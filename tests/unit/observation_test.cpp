@@ -60,6 +60,17 @@ TEST_CASE("long pages are capped with a visible more-line") {
   CHECK(text.find("… 20 more (observe --near/--within)\n") != std::string::npos);
 }
 
+TEST_CASE("controls that read the same say the row they are on, as near takes it") {
+  PageScan page = scanOf("https://example.com/cart", "Cart",
+                         {{"button", "generic", "Remove", "#r1", {}, "", {{"context", "Trail Runner \"GTX\""}}},
+                          {"input", "generic", "", "#q1", {}, "2", {{"context", "Trail Runner \"GTX\""}, {"frame", "iframe#c"}}},
+                          {"button", "generic", "Checkout", "#go"}});
+  std::string text = formatObservation(page, {});
+  CHECK(text.find("[1] button \"Remove\" near \"Trail Runner \\\"GTX\\\"\"\n") != std::string::npos);
+  CHECK(text.find("[2] input = \"2\" near \"Trail Runner \\\"GTX\\\"\" (in iframe#c)\n") != std::string::npos);
+  CHECK(text.find("[3] button \"Checkout\"\n") != std::string::npos);
+}
+
 TEST_CASE("text is quoted, clipped and kept on one line") {
   Element e;
   e.id = 9;
