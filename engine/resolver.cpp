@@ -658,8 +658,7 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
                       "pick one: " + second.toString() + ", an id, or a relation (near/inside/after/before):" + list);
       }
       r.note = "chose [" + std::to_string(r.element->id) + "]" + nearContext(*r.element) + ", first of " +
-               std::to_string(ties) +
-               " equal matches; " + second.toString() + " picks another";
+               std::to_string(ties) + " equal matches; " + second.toString() + " picks another";
     }
   }
   aimAtWords(r, target, hooks);

@@ -3957,24 +3957,17 @@
   const CONTEXT_GROUP_MAX = 200;
 
   function markLookalikes(list, cache) {
-    const groups = new B.Map();
-    each(list, (item) => {
-      const k = item.type + '\u0001' + item.role + '\u0001' + lc(item.text);
-      const g = mapGet(groups, k);
-      if (g) push(g, item);
-      else mapSet(groups, k, [item]);
-    });
+    const groups = itemsByBox(list, (item) => item.type + '\u0001' + item.role + '\u0001' + lc(item.text));
     B.mapForEach(groups, (members) => {
       if (members.length < 2 || members.length > CONTEXT_GROUP_MAX) return;
       const rows = ownRows(map(members, (m) => m.el));
       const texts = map(members, (m, i) => rowTexts(rows[i], m, cache));
-      // How many rows show each text (a row lists a text once).
-      const shown = new B.Map();
-      each(texts, (list) => each(list, (t) => mapSet(shown, lc(t), (mapGet(shown, lc(t)) || 0) + 1)));
+      const shown = new B.Map();  // lower-cased text -> how many rows show it (a row lists a text once)
+      each(texts, (list) => each(list, (t) => { const k = lc(t); mapSet(shown, k, (mapGet(shown, k) || 0) + 1); }));
       const picked = map(texts, (list) => find(list, (t) => mapGet(shown, lc(t)) === 1) || list[0] || '');
-      const distinct = [];
-      each(picked, (t) => { if (t !== '' && !includes(distinct, lc(t))) push(distinct, lc(t)); });
-      if (distinct.length < 2) return;
+      const distinct = new B.Set();
+      each(picked, (t) => { if (t) setAdd(distinct, lc(t)); });
+      if (distinct.size < 2) return;
       each(members, (m, i) => { if (picked[i]) m.context = picked[i]; });
     });
   }
@@ -4083,7 +4076,7 @@
     return drop.size ? filter(items, (item) => !setHas(drop, item)) : items;
   }
 
-  /** box -> the items `boxOf` puts in it (null: none), in document order. */
+  /** box (or any key) -> the items `boxOf` puts in it (null: none), in document order. */
   function itemsByBox(items, boxOf) {
     const groups = new B.Map();
     each(items, (item) => {
