@@ -440,6 +440,15 @@ describe('waits are event-driven', () => {
     await ok('click', { target: 'Go to dashboard' });
     assert.match(await ok('wait', { condition: 'url', target: 'dashboard', timeout: '5s' }), /^ok wait url/);
   });
+
+  it('a page that started web workers goes idle: their scripts are no request in flight', async () => {
+    // (Chromium reports a worker's script request on the page and its end on the worker's own
+    // target: the page never went idle, and every action on it waited for network quiet to its cap.)
+    await ok('goto', { url: `${site.base}/e2e-pages/workers.html` });
+    assert.match(await ok('wait', { condition: 'idle', timeout: '4s' }), /^ok wait idle/);
+    const asked = await ok('click', { target: 'Ask the workers' });
+    assert.match(asked + '\n' + await pageText(), /square 49, plus one 8/);
+  });
 });
 
 describe('change reports', () => {

@@ -132,6 +132,32 @@ TEST_CASE("a cross-origin frame's document request does not keep the page busy o
   CHECK_FALSE(busy());
 }
 
+TEST_CASE("a worker's own script does not keep the page busy") {
+  // Chromium reports the script of a worker the page starts (new Worker(url), a blob: URL,
+  // a SharedWorker) on the page's session, without a document loader, and its end on the
+  // worker's target: every settle on a page with a worker (Monaco) waited for its 3 s cap.
+  auto conn = std::make_shared<ScriptedConnection>();
+  auto page = openTab(conn, "http://x.test/");
+  REQUIRE(page.ok());
+  auto busy = [&] { return (*page)->requestsInFlight().value_or(true); };
+  const json other = {{"type", "other"}};
+  conn->event("Network.requestWillBeSent", {{"requestId", "W1"}, {"frameId", "T1"}, {"loaderId", ""}, {"type", "Script"},
+                                            {"initiator", other}, {"request", {{"url", "blob:http://x.test/0b1c"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "W2"}, {"frameId", "T1"}, {"loaderId", ""}, {"type", "Script"},
+                                            {"initiator", other}, {"request", {{"url", "http://x.test/worker.js"}}}});
+  CHECK_FALSE(busy());
+  // The document's own script, and a fetch, are the page's work until they end.
+  conn->event("Network.requestWillBeSent", {{"requestId", "R1"}, {"frameId", "T1"}, {"loaderId", "L1"}, {"type", "Script"},
+                                            {"initiator", {{"type", "parser"}}}, {"request", {{"url", "http://x.test/app.js"}}}});
+  conn->event("Network.requestWillBeSent", {{"requestId", "R2"}, {"frameId", "T1"}, {"loaderId", "L1"}, {"type", "Fetch"},
+                                            {"initiator", {{"type", "script"}}}, {"request", {{"url", "http://x.test/api"}}}});
+  CHECK(busy());
+  conn->event("Network.loadingFinished", {{"requestId", "R1"}});
+  CHECK(busy());
+  conn->event("Network.loadingFinished", {{"requestId", "R2"}});
+  CHECK_FALSE(busy());
+}
+
 TEST_CASE("what the previous page had in flight does not keep the new page busy") {
   // A request the page sent as it was left (an XHR, a beacon) never reports its end: without
   // the new document's loader to tell it apart, every settle on the next page waited its cap.

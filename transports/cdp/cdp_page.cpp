@@ -29,6 +29,13 @@ bool isBrowsersOwnRequest(const json& params) {
          params["initiator"].value("type", "") == "other";
 }
 
+// A worker's own script (new Worker(url), a blob: URL too; a SharedWorker's): reported on the
+// page's session with no document loader, and its end on the worker's target, never here.
+bool isWorkerScriptRequest(const json& params) {
+  return params.value("type", "") == "Script" && params.value("loaderId", "").empty() &&
+         params.contains("initiator") && params["initiator"].value("type", "") == "other";
+}
+
 std::string buttonName(MouseButton b) {
   switch (b) {
     case MouseButton::kLeft: return "left";
@@ -1126,8 +1133,9 @@ void CdpPage::onEvent(const std::string& method, const json& params, const std::
     // long as it plays: neither is work an action started. What a feed's messages change, the
     // settle's quiet spell in the DOM sees.
     const std::string type = params.value("type", "");
-    if (isBrowsersOwnRequest(params)) {
-      // Counted, the favicon after the load event cost the first action a quiet spell.
+    if (isBrowsersOwnRequest(params) || isWorkerScriptRequest(params)) {
+      // Counted, the favicon after the load event cost the first action a quiet spell; a
+      // worker's script (Monaco's), every action on the page its 3 s cap.
       t->browser_own.insert(params.value("requestId", ""));
       return;
     }

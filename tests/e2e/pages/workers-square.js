@@ -1,0 +1,1 @@
+self.onmessage = (e) => self.postMessage(e.data * e.data);
