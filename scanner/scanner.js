@@ -1684,6 +1684,9 @@
     try {
       each(elQsa(el, 'img[alt], [aria-label], svg title, [title]'), (c) => {
         if (alt) return;
+        // (Not one nobody sees: CodeMirror's fold gutter keeps a hidden "Unfold line" marker.)
+        const drawn = tagOf(c) === 'title' ? parentElement(c) : c;
+        if (drawn && checkVisibility && !checkVisibility(drawn, { visibilityProperty: true })) return;
         alt = collapse(tagOf(c) === 'title' ? textContent(c)
             : attr(c, 'alt') || attr(c, 'aria-label') || attr(c, 'title'));
       });
@@ -2033,6 +2036,9 @@
         continue;
       }
       if (nt !== ELEMENT_NODE) continue;
+      // (What the page hides from assistive technology names nothing: a code editor's gutter of
+      // line numbers before its lines.)
+      if (attr(n, 'aria-hidden') === 'true') continue;
       if (editor && (ariaRole(n) === 'toolbar' || reTest(/(^|[\s_-])toolbar([\s_-]|$)/i, attr(n, 'class')))) continue;
       elements++;
       const tag = tagOf(n);
@@ -2314,10 +2320,12 @@
    */
   function isInteractiveCandidate(el, tag) {
     switch (tag) {
-      case 'button': case 'select': case 'textarea': case 'summary':
+      case 'button': case 'select': case 'summary':
         return true;
+      case 'textarea':
+        return !isHelperField(el);
       case 'input':
-        return lc(attr(el, 'type')) !== 'hidden';
+        return lc(attr(el, 'type')) !== 'hidden' && !isHelperField(el);
       case 'a':
         return hasAttribute(el, 'href') || isWidgetRole(el, ariaRole(el));
       case 'body':
@@ -2331,6 +2339,14 @@
     if (isWidgetRole(el, ariaRole(el))) return true;
     if (hasAttribute(el, 'contenteditable')) return isEditingHost(el);
     return !!customCheckableType(el, tag);
+  }
+
+  /**
+   * A field a page keeps for its own use, hidden from every person: read-only, out of the tab
+   * order and aria-hidden (Monaco's IME textarea beside the input that takes the keys).
+   */
+  function isHelperField(el) {
+    return attr(el, 'aria-hidden') === 'true' && attr(el, 'tabindex') === '-1' && hasAttribute(el, 'readonly');
   }
 
   /**
@@ -4314,6 +4330,9 @@
     } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
       proxy = drawnThumbOf(c.el, cache);
       if (proxy) vis = visibilityOf(proxy, cache, true);
+    } else if (!vis.visible && vis.reason === 'zero size') {
+      proxy = editorViewOf(c.el, cache);
+      if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible) {
       const shown = transparentOverlayVisibility(c.el, cache);
@@ -4323,6 +4342,7 @@
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis, c.why);
     item.proxy = proxy;
+    item.editorView = !!proxy && vis.visible && isCodeEditorInput(c.el);
     const off = frameOffset(c.ctx.chain);
     const r = vis.rect;
     item.rect = { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
@@ -4341,6 +4361,9 @@
   function confirmClickable(c) {
     let why = c.why;
     if ((insideInteractive(c.el) && !removesChosenItem(c.el)) || labelsAControl(c.el)) return 0;
+    // A box hidden from assistive technology that shows a person nothing either (CodeMirror's
+    // fold gutter on a line that folds nothing; its hidden marker sizes the column).
+    if (closestAttr(c.el, 'aria-hidden', null) === 'true' && !drawsSomething(c.el)) return 0;
     if (why & BY_POINTER) {
       const st = styleOf(c.el);
       const parent = composedParent(c.el);
@@ -4349,6 +4372,27 @@
     }
     return why;
   }
+
+  /**
+   * Whether `el` shows a person anything: text, an image or icon (itself or inside), a glyph or
+   * picture of CSS (an icon font's ::before, a background image) on it or its first boxes inside.
+   */
+  function drawsSomething(el) {
+    if (DRAWING_TAGS[tagOf(el)] || collapse(safeInnerText(el)) || firstOf(el, 'img, svg, canvas, video, picture')) return true;
+    const inside = queryAll(el, '*');
+    const boxes = [el];
+    each(sliceArr(inside, 0, mathMin(inside.length, 30)), (n) => push(boxes, n));
+    return find(boxes, (n) => {
+      const st = styleOf(n);
+      if (st && st.backgroundImage && st.backgroundImage !== 'none') return true;
+      return find(['::before', '::after'], (p) => {
+        const ps = pseudoStyleOf(n, p);
+        const content = ps ? str(ps.content) : '';
+        return !!content && content !== 'none' && content !== 'normal' && content !== '""';
+      }) !== null;
+    }) !== null;
+  }
+  const DRAWING_TAGS = { img: 1, svg: 1, canvas: 1, video: 1, picture: 1 };
 
   /**
    * A plain cross inside a combobox that listens or takes the focus: a chosen item's remove
@@ -4473,8 +4517,10 @@
         setAdd(drop, item);
         continue;
       }
-      if (item.why !== 0 && find(innerItems, (x) => x.proxy === item.el) !== null) {
-        // The box that draws the checkbox inside it and takes its clicks (drawnCheckableBox).
+      if (item.why !== 0 && (find(innerItems, (x) => x.proxy === item.el) !== null ||
+          (innerItems.length === 1 && innerItems[0].editorView))) {
+        // The box that draws the checkbox inside it and takes its clicks (drawnCheckableBox);
+        // a code editor's box around the view its input stands for (Monaco's role=code box).
         setAdd(drop, item);
         continue;
       }
@@ -4844,6 +4890,54 @@
    * a clipped 1 px box inside the thumb): the handle, a small visible box around it that holds
    * no other control. Null if none.
    */
+  /**
+   * A code editor's text input of no size of its own (Monaco: its EditContext host, 0 px wide at
+   * the caret, or its 1 px textarea where the browser has no EditContext): multi-line, taking
+   * text, in the box the editor draws its lines in.
+   */
+  function isCodeEditorInput(el) {
+    const kind = editKind(el);
+    if (kind === 'input') return false;
+    return kind === 'textarea' || kind === 'editable' ||
+        (ariaRole(el) === 'textbox' && attr(el, 'aria-multiline') === 'true');
+  }
+
+  /**
+   * The box a person clicks and reads for such an editor: the nearest box around the input, up to
+   * 4 up, that a person sees at 40 × 16 px or more, with the input (its caret) inside it. Null for
+   * anything else (a field of no size elsewhere stays hidden).
+   */
+  function editorViewOf(el, cache) {
+    if (!isCodeEditorInput(el) || (checkVisibility && !checkVisibility(el, { visibilityProperty: true }))) return null;
+    const r = getRect(el);
+    for (let n = composedParent(el), depth = 0; n && depth < 4; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html' || tag === 'form') return null;
+      const v = visibilityOf(n, cache, true);
+      if (!v.visible) continue;
+      const b = v.rect;
+      if (b.width < 40 || b.height < 16) continue;
+      const inside = r.left >= b.left - 1 && r.left <= b.left + b.width + 1 && r.top >= b.top - 1 &&
+          r.top <= b.top + b.height + 1;
+      return inside ? n : null;
+    }
+    return null;
+  }
+
+  /**
+   * What such an editor shows: the text of its box, but of the parts it hides from assistive
+   * technology (a gutter of line numbers, the input itself). Monaco draws only the lines in view.
+   */
+  function editorViewText(box) {
+    let s = '';
+    for (let c = firstElementChild(box); c; c = nextElementSibling(c)) {
+      if (attr(c, 'aria-hidden') === 'true') continue;
+      const t = collapse(safeInnerText(c));
+      if (t) s = s ? s + ' ' + t : t;
+    }
+    return s;
+  }
+
   function drawnThumbOf(el, cache) {
     for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
       if (!soleControlOf(n)) return null;
@@ -4940,7 +5034,8 @@
     // A placeholder choice (value "") shows nothing.
     const chosen = tag === 'select' && !selectMultiple(el) ? selectedInfo(el) : null;
     const joined = segmentsValue(item);
-    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : joined !== null ? joined : rawValue(el, tag, item.type);
+    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : joined !== null ? joined
+        : item.editorView ? editorViewText(item.proxy) : rawValue(el, tag, item.type);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
     if (checked !== null) stateJson.checked = checked;
@@ -8206,7 +8301,7 @@
     else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
     else if (item.segments) value = maskIfPassword(el, segmentsValue(item));
     else {
-      const raw = rawValue(el, item.tag, item.type);
+      const raw = item.editorView && isConnected(item.proxy) ? editorViewText(item.proxy) : rawValue(el, item.tag, item.type);
       value = raw === null ? collapse(safeInnerText(el)) : maskIfPassword(el, raw);
       // A masked value still says how many characters it holds (the page shows as many dots).
       if (raw !== null && value !== raw) length = raw.length;
