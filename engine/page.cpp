@@ -872,7 +872,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // asks the registry), it ran no code and there is nothing to wait for.
     unheard_ok_ = watch_since_.has_value();
   } else {
-    LSCOPE_RETURN_IF_ERROR((*b)->insertText(text, deadline));
+    LSCOPE_RETURN_IF_ERROR(typeLines(**b, el, text, false, deadline));
   }
   state_.typed = {state_.last_document, el.key, el.form};
   auto landed = typedLanded(el, text);
@@ -887,7 +887,7 @@ Result<std::string> Page::type(const Element& el, const std::string& text, bool 
     // Over its text, selected, as a typist types over it: emptied first, such a field may write
     // the old value back while the keys come.
     LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
-    LSCOPE_RETURN_IF_ERROR((*b)->typePaced(text, deadline));
+    LSCOPE_RETURN_IF_ERROR(typeLines(**b, el, text, true, deadline));
     settle();  // read once what the keys started has run: the field's last word on them
     landed = typedLanded(el, text);
   }
@@ -1148,6 +1148,24 @@ bool showsTyped(const std::string& shown, const std::string& typed) {
   // A decimal point typed stays one: "10.00" shown as "1,000" is not what was typed.
   const std::string keep = typed.find('.') != std::string::npos ? "." : "";
   return alnumOnly(shown, keep).find(alnumOnly(typed, keep)) != std::string::npos;
+}
+
+Status Page::typeLines(Backend& b, const Element& el, const std::string& text, bool paced, Deadline deadline) {
+  const auto keys = [&](const std::string& part) { return paced ? b.typePaced(part, deadline) : b.insertText(part, deadline); };
+  // A line break in an editor (an editing host, not a native field) is the Shift+Enter a person
+  // presses for one (Lexical cancels a newline that comes as text: what followed it was lost),
+  // not Enter: that sends a chat editor's message. A textarea takes it as text; in a one-line
+  // field it is nothing (Enter there submits the form).
+  if (el.tag == "input" || el.tag == "textarea" || text.find('\n') == std::string::npos) return keys(text);
+  size_t from = 0;
+  for (size_t nl = text.find('\n'); ; nl = text.find('\n', from)) {
+    std::string line = text.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (!line.empty()) LSCOPE_RETURN_IF_ERROR(keys(line));
+    if (nl == std::string::npos) return Status::ok();
+    LSCOPE_RETURN_IF_ERROR(b.pressKey("Enter", kModShift, deadline));
+    from = nl + 1;
+  }
 }
 
 Status Page::clearForTyping(Backend& b, const Element& el) {

@@ -218,6 +218,9 @@ class Page {
   Result<std::string> typedLanded(const Element& el, const std::string& text);
   Result<std::string> typeSections(const Element& el, const std::string& text);
   Status clearSections(Backend& b, const Element& el);
+  // Types `text` key by key (`paced`: each key's work done before the next), a line break as
+  // Shift+Enter in an editor.
+  Status typeLines(Backend& b, const Element& el, const std::string& text, bool paced, Deadline deadline);
   // Empties the focused field `el` before typing: with real keys (select all, Backspace) where
   // the page listens to its keys, as a person does; the scanner's one-step clear otherwise, or
   // for what the keys left.
