@@ -759,8 +759,7 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
 Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
   startAction();
   if (el.type == "slider") return setSlider(el, text);
-  if (el.type == "button" || el.type == "link" || el.type == "checkbox" || el.type == "radio" ||
-      el.type == "option" || el.type == "row" || el.type == "item" || el.type == "tab" || el.type == "menuitem") {
+  if (!typable(el)) {
     return Status(codes::kElementNotInteractable, "[" + std::to_string(el.id) + "] is a " + el.type + ", not a text field",
                   "type into an input: observe to find it");
   }
@@ -1141,6 +1140,11 @@ Status Page::clearSections(Backend& b, const Element& el) {
                   "type the whole value instead");
   }
   return Status::ok();
+}
+
+bool Page::typable(const Element& el) {
+  static const std::set<std::string> kNot = {"button", "link", "checkbox", "radio", "option", "row", "item", "tab", "menuitem"};
+  return !kNot.count(el.type);
 }
 
 bool showsTyped(const std::string& shown, const std::string& typed) {
@@ -2093,9 +2097,20 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
       }
       return s;
     }
-    const Element el = *where->res.element;  // a copy: later scans replace the page
-    out.element = el;
+    const Element* chosen = where->res.element;
     out.how = where->res.note;
+    // Of the matches, one the action can be done to: a person types into the field called
+    // "Comment", not into the button beside it that reads the same.
+    if (o.accepts && !o.accepts(*chosen)) {
+      auto fit = std::find_if(where->res.candidates.begin(), where->res.candidates.end(),
+                              [&](const Element* c) { return o.accepts(*c); });
+      if (fit != where->res.candidates.end()) {
+        chosen = *fit;
+        out.how = "the one that " + o.accepts_what + " of " + std::to_string(where->res.candidates.size()) + " matches";
+      }
+    }
+    const Element el = *chosen;  // a copy: later scans replace the page
+    out.element = el;
     auto done = act(el);
     if (done) {
       out.detail = *done;

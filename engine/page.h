@@ -72,6 +72,11 @@ struct ActOptions {
   // and returns what it did ("dismiss_popups: closed modal ..."), or why it could not. Unset for
   // atomic commands, which report the cover instead.
   std::function<Result<std::string>(const std::string& popup_kind)> clear_cover;
+  // What the action can be done to (type: a field, not a button): of several matches of the
+  // target, the first such one is taken over a better one it cannot be done to. `accepts_what`
+  // says it in the answer ("takes text").
+  std::function<bool(const Element&)> accepts;
+  std::string accepts_what;
 };
 
 // What perform() acted on and what it did.
@@ -162,6 +167,8 @@ class Page {
   // A <select multiple> takes a list of options at once (§3.6's text or value, as a list); a
   // widget takes them one select at a time. The texts now chosen.
   static bool takesListAtOnce(const Element& el) { return el.tag == "select" && el.visible; }
+  // Whether `type` can type into el: not a button, link, checkbox, option, tab... (a slider takes a number).
+  static bool typable(const Element& el);
   Result<std::vector<std::string>> selectList(const Element& el, const json& options);
   Result<std::string> setChecked(const Element& el, bool want);
   Result<std::string> chooseOption(const Element& el, bool want);  // check/uncheck on an option

@@ -48,7 +48,12 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
   Page& page = env.page;
   json target_json;
   Response r = page.actAndReport(c.name, [&]() -> Result<std::string> {
-    auto done = page.perform(*c.target, act, actOptions(c));
+    ActOptions o = actOptions(c);
+    if (verb == "type") {
+      o.accepts = Page::typable;
+      o.accepts_what = "takes text";
+    }
+    auto done = page.perform(*c.target, act, o);
     if (!done) return done.status();
     target_json = elementJson(done->element);
     std::string how = done->how.empty() ? "" : " (" + done->how + ")";
@@ -56,7 +61,6 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
     for (const auto& cleared : done->cleared) first += " (" + cleared + ")";
     return describe(done->element) + how + first + done->detail;
   });
-  (void)verb;
   if (r.ok()) r.data["target"] = target_json;
   return r;
 }

@@ -423,6 +423,21 @@ describe('targets', () => {
   });
 });
 
+describe('a field and a button that read the same', () => {
+  it('type goes into the field, wherever the button stands', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/same-names.html` });
+    const typed = await ok('type', { target: 'Comment', text: 'Looks good to me' });
+    assert.match(typed, /^ok type \[\d+\] "Comment" \(the one that takes text of 2 matches\) "Looks good to me"/);
+    assert.match(typed, /^~ \[\d+\] textarea "Comment": value "Looks good to me"$/m);
+    assert.match(await ok('type', { target: 'Search', text: 'regression' }), /^~ \[\d+\] input[^\n]*"Search": value "regression"$/m);
+    const page = await pageText();
+    assert.match(page, /Opened 0 times/);  // the button was not pressed
+    // The button is still the click's.
+    await ok('click', { target: 'Comment' });
+    assert.match(await pageText(), /Opened 1 times/);
+  });
+});
+
 describe('waits are event-driven', () => {
   it('wait visible/hidden text, idle, load, url', async () => {
     await ok('goto', { url: `${site.base}/slow.html?ms=700` });
