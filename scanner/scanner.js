@@ -3043,11 +3043,26 @@
     if (tag === 'textarea') return str(textareaValue(el));
     if (tag === 'select') return str(selectValue(el));
     if (type === 'select') return customSelectValue(el);
-    if (type === 'generic' && isEditable(el)) return collapse(safeInnerText(el));
+    if (type === 'generic' && isEditable(el)) return editingHostText(el);
     // An ARIA slider's number (its shown text, a tooltip inside the handle, may say it otherwise).
     if (type === 'slider') return str(attr(el, 'aria-valuenow'));
-    if (type === 'input' || type === 'textarea') return collapse(safeInnerText(el));
+    if (type === 'input' || type === 'textarea') return editingHostText(el);
     return null;
+  }
+
+  /**
+   * The text an editing host (or a textbox of boxes) holds: its text but what it hides from
+   * assistive technology inside it (Slate draws its placeholder in the empty editor, aria-hidden).
+   */
+  function editingHostText(el) {
+    let t = collapse(safeInnerText(el));
+    if (!t) return t;
+    each(queryAll(el, '[aria-hidden="true"]'), (h) => {
+      const ht = collapse(safeInnerText(h));
+      const at = ht ? strIndexOf(t, ht) : -1;
+      if (at >= 0) t = collapse(strSlice(t, 0, at) + ' ' + strSlice(t, at + ht.length));
+    });
+    return t;
   }
 
   const RELEVANT_ATTRIBUTES = ['id', 'name', 'type', 'placeholder', 'href', 'aria-label', 'role',
