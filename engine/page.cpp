@@ -1161,8 +1161,8 @@ Status Page::typeLines(Backend& b, const Element& el, const std::string& text, b
   // not Enter: that sends a chat editor's message. A textarea takes it as text; in a one-line
   // field it is nothing (Enter there submits the form).
   if (el.tag == "input" || el.tag == "textarea" || text.find('\n') == std::string::npos) return keys(text);
-  size_t from = 0;
-  for (size_t nl = text.find('\n'); ; nl = text.find('\n', from)) {
+  for (size_t from = 0;;) {
+    const size_t nl = text.find('\n', from);
     std::string line = text.substr(from, nl == std::string::npos ? std::string::npos : nl - from);
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (!line.empty()) LSCOPE_RETURN_IF_ERROR(keys(line));

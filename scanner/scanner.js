@@ -3050,6 +3050,11 @@
     return null;
   }
 
+  /** rawValue of a scanned item: a code editor's input reads what its view shows. */
+  function itemRawValue(item) {
+    return item.editorView && isConnected(item.proxy) ? editorViewText(item.proxy) : rawValue(item.el, item.tag, item.type);
+  }
+
   /**
    * The text an editing host (or a textbox of boxes) holds: its text but what it hides from
    * assistive technology inside it (Slate draws its placeholder in the empty editor, aria-hidden).
@@ -4326,6 +4331,7 @@
   function measure(c, cache, vp, includeHidden) {
     let vis = visibilityOf(c.el, cache, true);
     let proxy = null;
+    let editorView = false;  // proxy: the box a code editor's input of no size stands for
     if (c.why) {
       // Plain elements count only where a person sees them, and when nothing around them is
       // the control already.
@@ -4347,6 +4353,7 @@
       if (proxy) vis = visibilityOf(proxy, cache, true);
     } else if (!vis.visible && vis.reason === 'zero size') {
       proxy = editorViewOf(c.el, cache);
+      editorView = !!proxy;
       if (proxy) vis = visibilityOf(proxy, cache, true);
     }
     if (!vis.visible) {
@@ -4357,7 +4364,7 @@
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis, c.why);
     item.proxy = proxy;
-    item.editorView = !!proxy && vis.visible && isCodeEditorInput(c.el);
+    item.editorView = editorView;
     const off = frameOffset(c.ctx.chain);
     const r = vis.rect;
     item.rect = { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height };
@@ -4393,21 +4400,20 @@
    * picture of CSS (an icon font's ::before, a background image) on it or its first boxes inside.
    */
   function drawsSomething(el) {
-    if (DRAWING_TAGS[tagOf(el)] || collapse(safeInnerText(el)) || firstOf(el, 'img, svg, canvas, video, picture')) return true;
+    if (matches(el, PICTURES) || firstOf(el, PICTURES) || collapse(safeInnerText(el))) return true;
     const inside = queryAll(el, '*');
-    const boxes = [el];
-    each(sliceArr(inside, 0, mathMin(inside.length, 30)), (n) => push(boxes, n));
-    return find(boxes, (n) => {
+    const drawnByCss = (n) => {
       const st = styleOf(n);
       if (st && st.backgroundImage && st.backgroundImage !== 'none') return true;
       return find(['::before', '::after'], (p) => {
         const ps = pseudoStyleOf(n, p);
         const content = ps ? str(ps.content) : '';
-        return !!content && content !== 'none' && content !== 'normal' && content !== '""';
+        return content !== '' && content !== 'none' && content !== 'normal' && content !== '""';
       }) !== null;
-    }) !== null;
+    };
+    return drawnByCss(el) || find(sliceArr(inside, 0, mathMin(inside.length, 30)), drawnByCss) !== null;
   }
-  const DRAWING_TAGS = { img: 1, svg: 1, canvas: 1, video: 1, picture: 1 };
+  const PICTURES = 'img, svg, canvas, video, picture';
 
   /**
    * A plain cross inside a combobox that listens or takes the focus: a chosen item's remove
@@ -4901,11 +4907,6 @@
   }
 
   /**
-   * For a range input hidden inside the handle that draws it (react-aria's Slider: the input in
-   * a clipped 1 px box inside the thumb): the handle, a small visible box around it that holds
-   * no other control. Null if none.
-   */
-  /**
    * A code editor's text input of no size of its own (Monaco: its EditContext host, 0 px wide at
    * the caret, or its 1 px textarea where the browser has no EditContext): multi-line, taking
    * text, in the box the editor draws its lines in.
@@ -4953,6 +4954,11 @@
     return s;
   }
 
+  /**
+   * For a range input hidden inside the handle that draws it (react-aria's Slider: the input in
+   * a clipped 1 px box inside the thumb): the handle, a small visible box around it that holds
+   * no other control. Null if none.
+   */
   function drawnThumbOf(el, cache) {
     for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
       if (!soleControlOf(n)) return null;
@@ -5049,8 +5055,7 @@
     // A placeholder choice (value "") shows nothing.
     const chosen = tag === 'select' && !selectMultiple(el) ? selectedInfo(el) : null;
     const joined = segmentsValue(item);
-    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : joined !== null ? joined
-        : item.editorView ? editorViewText(item.proxy) : rawValue(el, tag, item.type);
+    const value = chosen ? (chosen.value === '' ? '' : chosen.text) : joined !== null ? joined : itemRawValue(item);
     if (value !== null) stateJson.value = truncate(maskIfPassword(el, value), 200);
     const checked = checkedState(el, tag, item.type);
     if (checked !== null) stateJson.checked = checked;
@@ -8316,7 +8321,7 @@
     else if (item.tag === 'select' && selectMultiple(el)) value = selectedValues(el);
     else if (item.segments) value = maskIfPassword(el, segmentsValue(item));
     else {
-      const raw = item.editorView && isConnected(item.proxy) ? editorViewText(item.proxy) : rawValue(el, item.tag, item.type);
+      const raw = itemRawValue(item);
       value = raw === null ? collapse(safeInnerText(el)) : maskIfPassword(el, raw);
       // A masked value still says how many characters it holds (the page shows as many dots).
       if (raw !== null && value !== raw) length = raw.length;

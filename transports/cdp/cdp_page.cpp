@@ -21,19 +21,21 @@ constexpr const char* kWorldName = "lemmascope";
 // evaluateInWorld's answer for a tab the extension drives with scripts (Target::scripted).
 constexpr const char* kScriptMode = "SCRIPT_MODE";
 
-// A request no script, parser or navigation of the page made (Network.Initiator type "other" on
-// a resource of type Other): what Chromium fetches for itself, the page's icon above all. The
-// page's fetches, images and documents have their own types and initiators.
+// No script, parser or navigation of the page made it (Network.Initiator type "other").
+bool initiatedByBrowser(const json& params) {
+  return params.contains("initiator") && params["initiator"].value("type", "") == "other";
+}
+
+// A request the page did not make, of type Other: what Chromium fetches for itself, the page's
+// icon above all. The page's fetches, images and documents have their own types and initiators.
 bool isBrowsersOwnRequest(const json& params) {
-  return params.value("type", "") == "Other" && params.contains("initiator") &&
-         params["initiator"].value("type", "") == "other";
+  return params.value("type", "") == "Other" && initiatedByBrowser(params);
 }
 
 // A worker's own script (new Worker(url), a blob: URL too; a SharedWorker's): reported on the
 // page's session with no document loader, and its end on the worker's target, never here.
 bool isWorkerScriptRequest(const json& params) {
-  return params.value("type", "") == "Script" && params.value("loaderId", "").empty() &&
-         params.contains("initiator") && params["initiator"].value("type", "") == "other";
+  return params.value("type", "") == "Script" && params.value("loaderId", "").empty() && initiatedByBrowser(params);
 }
 
 std::string buttonName(MouseButton b) {
