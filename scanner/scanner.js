@@ -6358,6 +6358,26 @@
       rect: { x: r.left + off.x, y: r.top + off.y, width: r.width, height: r.height } };
   }
 
+  // Where else to press a target covered at its centre: beside the centre first, then nearer its edges.
+  const UNCOVERED_TRIES = [[0.75, 0.5], [0.25, 0.5], [0.5, 0.25], [0.5, 0.75], [0.9, 0.5], [0.1, 0.5],
+    [0.75, 0.25], [0.25, 0.25], [0.75, 0.75], [0.25, 0.75]];
+
+  /** A point of `pt.rect` in the viewport where a press reaches `item`: {pt, hit}, or null. */
+  function uncoveredPoint(item, pt, vp) {
+    const r = pt.rect;
+    const dx = pt.x - pt.lx;
+    const dy = pt.y - pt.ly;
+    for (let i = 0; i < UNCOVERED_TRIES.length; i++) {
+      const x = r.x + r.width * UNCOVERED_TRIES[i][0];
+      const y = r.y + r.height * UNCOVERED_TRIES[i][1];
+      if (x < 0 || y < 0 || x >= vp.width || y >= vp.height) continue;
+      const hit = hitAt(item.ctx.chain, x, y);
+      const at = { x, y, lx: x - dx, ly: y - dy, rect: r };
+      if (receivesPointer(item, hit, at)) return { pt: at, hit };
+    }
+    return null;
+  }
+
   /** Deepest element at (x, y) of a document or shadow root, through open shadow roots. */
   function deepElementFromPoint(root, x, y) {
     return deepenHit(nodeType(root) === DOCUMENT_NODE ? docElementFromPoint(root, x, y)
@@ -6453,13 +6473,23 @@
     if (opts.check === 'type' && isReadonly(item.el)) {
       throw fail('ELEMENT_NOT_INTERACTABLE', 'element ' + itemLabel(item) + ' is read-only; it cannot be typed into');
     }
-    const pt = actionPoint(item, opts.offset);
+    let pt = actionPoint(item, opts.offset);
     const vp = viewportSize(TOP_DOC);
     if (pt.x < 0 || pt.y < 0 || pt.x >= vp.width || pt.y >= vp.height) {
       throw fail('ELEMENT_NOT_VISIBLE', 'element ' + itemLabel(item) + ' is outside the viewport at (' +
           round(pt.x) + ', ' + round(pt.y) + ')' + (opts.scroll ? '' : '; use scroll_into_view'));
     }
-    const hit = hitAt(item.ctx.chain, pt.x, pt.y);
+    let hit = hitAt(item.ctx.chain, pt.x, pt.y);
+    // Covered in part (a carousel's arrow over the link at its slide's edge): a person presses
+    // the part they see. Not past an open list, which a person closes first.
+    if (!opts.force && !opts.offset && opts.check !== 'type' && hit && !receivesPointer(item, hit, pt) &&
+        !composedContains(hit, item.el) && !openListOver(hit, item) && !inInert(item.el)) {
+      const seen = uncoveredPoint(item, pt, vp);
+      if (seen) {
+        pt = seen.pt;
+        hit = seen.hit;
+      }
+    }
     // A text field's press only focuses it, wherever it lands, but not on an open list over it:
     // there it picks an option (PrimeReact's Dropdown panel, still fading out over the next field).
     const typingOnList = !opts.force && opts.check === 'type' && hit && !composedContains(item.el, hit) &&

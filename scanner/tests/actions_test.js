@@ -671,6 +671,16 @@ test('seek scrolls a list that draws only the rows in view to a text, and puts i
   await err(t, { cmd: 'seek' }, 'SCRIPT_ERROR');
 });
 
+test('a press on a button covered in part lands on the part a person sees; one covered whole is refused', async () => {
+  const t = await open('carousels.html');
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: byText(s, 'Half covered') });
+  assert.strictEqual(await t.evalTest('() => document.body.dataset.half'), 'pressed');
+  const why = await err(t, { cmd: 'click', id: byText(s, 'Wholly covered') }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.match(why, /is covered by/);
+  assert.strictEqual(await t.evalTest('() => document.body.dataset.whole || "not pressed"'), 'not pressed');
+});
+
 test('controlled inputs see every value (trackers, mask, maxlength, number, date, selects, radios)', async () => {
   const t = await open('controlled_inputs.html');
   const s = await ok(t, { cmd: 'scan' });
