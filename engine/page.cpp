@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <limits>
 #include <regex>
 #include <set>
 #include <utility>
@@ -2051,6 +2052,20 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
         continue;
       }
       sought = true;
+      // On a slide its carousel does not show: the carousel is moved to it first, as a person
+      // presses "Next" (scanner `reveal`); then looked at again.
+      const Deadline seek_end = seek_until.value_or(until);
+      if (Revealed moved = revealSlide(text, seek_end); moved.presses > 0) {
+        sought_how_ = "pressed " + quote(moved.control) +
+                      (moved.presses > 1 ? " " + std::to_string(moved.presses) + " times" : "") + " to show its slide";
+        if (!moved.shown) {
+          scrolled_through = "; its carousel, moved with " + quote(moved.control) + ", does not show it";
+          return false;
+        }
+        grace = Deadline(std::max(until.at(), seek_end.capped(kAfterSeek).at()));
+        continue;
+      }
+      sought_how_ = "scrolled its list to it";
       auto seek_started = Clock::now();
       // The end of the window keeps time for finding the row again and acting on it: 1.5 s, or
       // half of a short window (an explicit timeout).
@@ -2075,6 +2090,44 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
   }
   if (!waited) return waited.code() == codes::kTimeout && !last.isOk() ? last : waited;
   return std::move(*found);
+}
+
+Page::Revealed Page::revealSlide(const std::string& text, Deadline until) {
+  constexpr int kMaxPresses = 30;
+  Revealed out;
+  int last_away = std::numeric_limits<int>::max();
+  bool waited = false;
+  while (!until.expired() && out.presses < kMaxPresses) {
+    auto r = scanner_.reveal(text);
+    if (!r) break;
+    if (r->shown) {
+      out.shown = true;
+      break;
+    }
+    if (r->control.is_null() || !state_.last) break;
+    if (r->away >= last_away) {
+      // Still moving (an animation that settling did not see), or the press did nothing: a
+      // moment more, once, then no more presses.
+      if (waited) break;
+      waited = true;
+      waitForChange(until, Millis(300));
+      continue;
+    }
+    auto adopted = adopt(*state_.last, {r->control});
+    if (adopted.empty()) break;
+    const Element control = *adopted.front();
+    if (auto pressed = click(control); !pressed) {
+      spdlog::debug("reveal: {} could not be pressed: {}", describe(control), pressed.status().message());
+      break;
+    }
+    out.control = control.text.empty() ? describe(control) : control.text;
+    ++out.presses;
+    last_away = r->away;
+    waited = false;
+    settle();
+  }
+  if (out.presses > 0) spdlog::debug("reveal: pressed {} {} times for {}", quote(out.control), out.presses, quote(text));
+  return out;
 }
 
 Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {
@@ -2229,7 +2282,7 @@ Response Page::actAndReport(const std::string& command, const std::function<Resu
   if (sought_page_) {
     before_page = std::move(*sought_page_);
     sought_page_.reset();
-    if (done) *done += " (scrolled its list to it)";
+    if (done) *done += " (" + sought_how_ + ")";
   }
   if (!done) {
     dropBackendIfDead(done.status());

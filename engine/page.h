@@ -282,6 +282,15 @@ class Page {
   // The page as it was after locate scrolled a long list to the target (seek): the action's
   // change report starts from there, not from the rows the scrolling replaced.
   std::optional<PageScan> sought_page_;
+  std::string sought_how_;  // how locate brought it into view, for the action's line
+  // locate(): brings the slide showing `text` into view with its carousel's control (scanner
+  // `reveal`), a press at a time while each press brings it nearer, as a person presses "Next".
+  struct Revealed {
+    std::string control;  // the name of what was pressed
+    int presses = 0;
+    bool shown = false;   // the text is in view now
+  };
+  Revealed revealSlide(const std::string& text, Deadline until);
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;

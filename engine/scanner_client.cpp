@@ -248,6 +248,17 @@ Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Milli
   return s;
 }
 
+Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text) const {
+  auto r = call({{"cmd", "reveal"}, {"text", text}});
+  if (!r) return r.status();
+  Revealing out;
+  out.shown = r->value("shown", false);
+  if (auto c = r->find("control"); c != r->end() && c->is_object()) out.control = *c;
+  out.toward = r->value("toward", std::string());
+  out.away = r->value("away", 0);
+  return out;
+}
+
 Status ScannerClient::submit(std::optional<int> id, const std::string& frame) const {
   json cmd = {{"cmd", "submit"}};
   if (id) cmd["id"] = *id;

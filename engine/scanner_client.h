@@ -132,6 +132,16 @@ class ScannerClient {
     int steps = 0;          // scrolls made
   };
   Result<Sought> seek(const std::string& text, Millis timeout) const;
+  // reveal: `text` on a slide its carousel does not show, and the control that brings it in
+  // ("Next slide": its element, toward "next" or "previous", `away` slides from those shown);
+  // `shown` when the text is in view; neither when no carousel holds it.
+  struct Revealing {
+    bool shown = false;
+    json control;  // null when there is none
+    std::string toward;
+    int away = 0;
+  };
+  Result<Revealing> reveal(const std::string& text) const;
   Status submit(std::optional<int> id, const std::string& frame = "") const;
   // Event-driven waits in the page (§3.14): whether the condition held within timeout_ms (0: a
   // check now), and when not, what the page looked like ("no element matches").

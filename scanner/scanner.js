@@ -4576,7 +4576,7 @@
         continue;
       }
       if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item)) ||
-          (item.why !== 0 && inner.size && holdsDialogTitle(item.el))) {
+          (item.why !== 0 && inner.size && holdsDialogTitle(item.el)) || (item.why !== 0 && holdsCards(item.el))) {
         setAdd(drop, item);
         continue;
       }
@@ -4618,6 +4618,38 @@
     }
     plainSiblings(kept);
     return kept;
+  }
+
+  const CARD_CONTROLS = 'button, a[href], input, select, textarea, [role="button"], [role="link"]';
+
+  /**
+   * A box around two or more cards, each a control with text of its own beside it (a carousel's
+   * track that listens to be swiped, Splide's and Embla's; a grid of products that delegates its
+   * clicks): under the boxes that wrap a single child, children of one tag that each hold a control
+   * and more text than the control's. Such a box is the cards' place, not a card.
+   */
+  function holdsCards(el) {
+    // (Boxes with a size: Splide's track holds its list and, a moment after a move, the 1 px
+    // text it announces the move with.)
+    const sized = (n) => filter(children(n), (k) => {
+      const r = getRect(k);
+      return r.width > 1 && r.height > 1;
+    });
+    let box = el;
+    let kids = sized(box);
+    for (let d = 0; d < 4 && kids.length === 1; d++) {
+      box = kids[0];
+      kids = sized(box);
+    }
+    if (kids.length < 2) return false;
+    let cards = 0;
+    for (let i = 0; i < kids.length && i < 60; i++) {
+      const k = kids[i];
+      if (tagOf(k) !== tagOf(kids[0])) return false;  // (their classes differ: the current slide's)
+      const control = firstOf(k, CARD_CONTROLS);
+      if (control && collapse(textContent(k)).length > collapse(textContent(control)).length + 1 && ++cards >= 2) return true;
+    }
+    return false;
   }
 
   /**
@@ -8288,6 +8320,97 @@
     });
   }
 
+  // ----- reveal: a carousel that shows some of its slides -----
+
+  /**
+   * reveal {text}: `text` on a slide a carousel does not show (clipped by its viewport as Swiper,
+   * Splide, Glide and Embla move their slides, or display:none as Bootstrap's), and the control a
+   * person presses to bring that slide in (scanner README): {control, toward: 'next'|'previous',
+   * away: slides between it and the ones shown}, for the nearest such slide; {shown: true} when the
+   * text is in view already; {} when no carousel holds it. A carousel here: slides of one tag side
+   * by side in one box, some shown; no field on any slide (a wizard's steps are no carousel); a
+   * control beside the slides whose name or attributes say next or previous.
+   */
+  function cmdReveal(cmd) {
+    const want = lc(collapse(str(param(cmd, 'text', ''))));
+    if (!want) throw fail('SCRIPT_ERROR', 'reveal needs "text"');
+    const cache = newVisibilityCache();
+    const found = elementsWithText(want, deepRoots(TOP_DOC), false, true);
+    let best = null;
+    for (let i = 0; i < found.length; i++) {
+      const el = found[i];
+      const seen = visibilityOf(el, cache);
+      if (seen.visible) return { shown: true };
+      if (tagOf(el) === 'script' || tagOf(el) === 'style' || tagOf(el) === 'template') continue;
+      const slide = hiddenSlideOf(el, cache);
+      if (!slide || (best && slide.away >= best.away)) continue;
+      const control = slideControl(slide);
+      if (control) best = { away: slide.away, toward: slide.toward, control };
+    }
+    if (!best) return {};
+    const r = register(best.control);
+    return { control: elementJson(r.item, true, true, deepActiveElement(TOP_DOC)), toward: best.toward, away: best.away };
+  }
+
+  /** The slide around `el` that its carousel hides while others of its row show: {slide, track, toward, away}, or null. */
+  function hiddenSlideOf(el, cache) {
+    let slide = el;
+    for (let depth = 0; depth < 10; depth++) {
+      const track = parentElement(slide);
+      if (!track || track === docBody(ownerDocument(el))) return null;
+      const kids = children(track);
+      if (kids.length >= 2 && !visibilityOf(slide, cache).visible) {
+        const at = indexOf(kids, slide);
+        let first = -1;
+        let last = -1;
+        for (let i = 0; i < kids.length; i++) {
+          if (tagOf(kids[i]) !== tagOf(slide)) continue;
+          if (visibilityOf(kids[i], cache).visible) {
+            if (first < 0) first = i;
+            last = i;
+          }
+        }
+        if (first >= 0) {
+          if (firstOf(track, SLIDE_FIELDS)) return null;
+          return at > last ? { slide, track, toward: 'next', away: at - last }
+              : { slide, track, toward: 'previous', away: first - at };
+        }
+      }
+      slide = track;
+    }
+    return null;
+  }
+  const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
+
+  const NEXT_WORDS = /(^|[^a-z])(next|forward|right|suivant|weiter|siguiente|avanti|volgende|pr[oó]xim|seguinte|nast[eę]pn)|[›»→❯⟩▶▸>]/i;
+  const PREVIOUS_WORDS = /(^|[^a-z])(prev|back|left|pr[eé]c[eé]dent|zur[uü]ck|anterior|indietro|vorige|poprzedn)|[‹«←❮⟨◀◂<]/i;
+
+  /**
+   * The enabled control beside `s.track` (in one of the four boxes around it, not on a slide) that
+   * moves it toward `s.toward`: its name, label, title, class, id or data attributes say so
+   * ("Next slide", Bootstrap's data-bs-slide="next", Glide's data-glide-dir=">", Embla's
+   * embla__button--next), and not the other way as well. Null when there is none.
+   */
+  function slideControl(s) {
+    const words = s.toward === 'next' ? NEXT_WORDS : PREVIOUS_WORDS;
+    const other = s.toward === 'next' ? PREVIOUS_WORDS : NEXT_WORDS;
+    let box = parentElement(s.track);
+    for (let depth = 0; box && depth < 4; depth++, box = parentElement(box)) {
+      const hits = filter(state.items, (item) => item && item.el && isClickable(item) && item.interactive !== false &&
+          composedContains(box, item.el) && !composedContains(s.track, item.el) && isLive(item));
+      for (let i = 0; i < hits.length; i++) {
+        const el = hits[i].el;
+        const t = attributeTable(el);
+        let signs = hits[i].name;
+        for (const k in t) {
+          if (k === 'class' || k === 'id' || k === 'title' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
+        }
+        if (reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && isVisible(el)) return el;
+      }
+    }
+    return null;
+  }
+
   // ----- submit -----
 
   async function cmdSubmit(cmd) {
@@ -9992,6 +10115,7 @@
   COMMANDS.select = cmdSelect;
   COMMANDS.scroll = cmdScroll;
   COMMANDS.seek = cmdSeek;
+  COMMANDS.reveal = cmdReveal;
   COMMANDS.focus = cmdFocus;
   COMMANDS.hover = cmdHover;
   COMMANDS.drag = cmdDrag;

@@ -671,6 +671,34 @@ test('seek scrolls a list that draws only the rows in view to a text, and puts i
   await err(t, { cmd: 'seek' }, 'SCRIPT_ERROR');
 });
 
+test('reveal names the control that brings a carousel\'s hidden slide in; a wizard\'s steps and a shown text get none', async () => {
+  const t = await open('carousels.html');
+  const s = await ok(t, { cmd: 'scan' });
+  // The track that listens for swipes and the grid that delegates its clicks are not buttons of
+  // their own; a lone card that listens is, named by its own text.
+  assert.deepStrictEqual(s.elements.filter((e) => /Lyon|Nantes|Plan A/.test(e.text)).map((e) => e.text), []);
+  assert.ok(s.elements.some((e) => e.text === 'Alone with a link'), 'the lone card is a unit');
+  // A slide moved out by a transform: the French "Suivant" brings it, a slide at a time.
+  const far = await ok(t, { cmd: 'reveal', text: 'oslo' });
+  assert.deepStrictEqual([far.control.text, far.toward, far.away], ['Suivant', 'next', 2]);
+  await ok(t, { cmd: 'click', id: far.control.id });
+  const nearer = await ok(t, { cmd: 'reveal', text: 'Oslo' });
+  assert.deepStrictEqual([nearer.control.text, nearer.away], ['Suivant', 1]);
+  await ok(t, { cmd: 'click', id: nearer.control.id });
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Oslo' }), { shown: true });
+  const back = await ok(t, { cmd: 'reveal', text: 'Lyon' });
+  assert.deepStrictEqual([back.control.text, back.toward, back.away], ['Précédent', 'previous', 2]);
+  // An item hidden with display:none beside the one shown; the control says "next" in its data.
+  const quote = await ok(t, { cmd: 'reveal', text: 'Deuxième avis' });
+  assert.deepStrictEqual([quote.control.text, quote.toward, quote.away], ['Next', 'next', 1]);
+  await ok(t, { cmd: 'click', id: quote.control.id });
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Deuxième avis' }), { shown: true });
+  // A wizard's next step holds fields: its "Suivant" is no carousel's. Text on no slide: nothing.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Ville de naissance' }), {});
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Nowhere at all' }), {});
+  await err(t, { cmd: 'reveal' }, 'SCRIPT_ERROR');
+});
+
 test('a press on a button covered in part lands on the part a person sees; one covered whole is refused', async () => {
   const t = await open('carousels.html');
   const s = await ok(t, { cmd: 'scan' });
