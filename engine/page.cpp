@@ -1991,12 +1991,13 @@ namespace {
 
 // The text a person would scroll a long list for: the target's, or its anchor's ("Invite" near
 // "Rosa Quinn"); none for ids, roles, selectors, patterns and regular expressions.
+bool namedByWords(const TargetSpec& s) {
+  return (s.kind == TargetSpec::Kind::kText || s.kind == TargetSpec::Kind::kWord) && s.match != TextMatch::kRegex;
+}
+
 std::string seekableText(const TargetSpec& t) {
-  auto words = [](const TargetSpec& s) {
-    return (s.kind == TargetSpec::Kind::kText || s.kind == TargetSpec::Kind::kWord) && s.match != TextMatch::kRegex;
-  };
-  if (t.anchor) return words(*t.anchor) ? t.anchor->value : "";
-  return words(t) ? t.value : "";
+  if (t.anchor) return namedByWords(*t.anchor) ? t.anchor->value : "";
+  return namedByWords(t) ? t.value : "";
 }
 
 }  // namespace
@@ -2011,6 +2012,15 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
   constexpr Millis kAfterSeek(2000);  // at most this long past the auto-wait, for a row found by scrolling
   std::optional<Deadline> grace;      // set once a scroll found the target
   std::string scrolled_through;  // what scrolling the long lists through found: nothing
+  // Named near the header of a closed section that holds it ("Take the quiz" near "Week 3:
+  // Keyboard", while Week 1's quiz shows): that section is opened first, as a person opens Week 3.
+  if (target.anchor && namedByWords(target) && namedByWords(*target.anchor)) {
+    if (Revealed opened = revealSlide(target.value, until, target.anchor->value); opened.presses > 0) {
+      sought = true;
+      first = false;  // the command's scan is of the page before
+      sought_how_ = revealedHow(opened);
+    }
+  }
   Status waited = waitUntil(*this, [&]() -> Result<bool> {
     for (;;) {
       // The first look may use this command's fresh scan; later ones scan again.
@@ -2052,14 +2062,14 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
         continue;
       }
       sought = true;
-      // On a slide its carousel does not show: the carousel is moved to it first, as a person
-      // presses "Next" (scanner `reveal`); then looked at again.
+      // On a slide its carousel does not show, or in a closed section (a tab's panel, an
+      // accordion's): the carousel is moved to it or the section opened first, as a person
+      // presses "Next" or the tab (scanner `reveal`); then looked at again.
       const Deadline seek_end = seek_until.value_or(until);
       if (Revealed moved = revealSlide(text, seek_end); moved.presses > 0) {
-        sought_how_ = "pressed " + quote(moved.control) +
-                      (moved.presses > 1 ? " " + std::to_string(moved.presses) + " times" : "") + " to show its slide";
+        sought_how_ = revealedHow(moved);
         if (!moved.shown) {
-          scrolled_through = "; its carousel, moved with " + quote(moved.control) + ", does not show it";
+          scrolled_through = "; " + revealedHow(moved, false) + ", and it still does not show";
           return false;
         }
         grace = Deadline(std::max(until.at(), seek_end.capped(kAfterSeek).at()));
@@ -2092,19 +2102,32 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
   return std::move(*found);
 }
 
-Page::Revealed Page::revealSlide(const std::string& text, Deadline until) {
+std::string Page::revealedHow(const Revealed& r, bool purpose) {
+  std::string out = "pressed ";
+  for (size_t i = 0; i < r.pressed.size(); ++i) {
+    const auto& [name, times] = r.pressed[i];
+    out += (i > 0 ? ", then " : "") + quote(name) + (times > 1 ? " " + std::to_string(times) + " times" : "");
+  }
+  if (!purpose) return out;
+  return out + (r.opened ? " to show it" : " to show its slide");
+}
+
+Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const std::string& by) {
   constexpr int kMaxPresses = 30;
   Revealed out;
   int last_away = std::numeric_limits<int>::max();
+  std::string last_toward;
   bool waited = false;
   while (!until.expired() && out.presses < kMaxPresses) {
-    auto r = scanner_.reveal(text);
+    auto r = scanner_.reveal(text, by);
     if (!r) break;
     if (r->shown) {
       out.shown = true;
       break;
     }
     if (r->control.is_null() || !state_.last) break;
+    // (Slides and closed sections count apart: a tab opened on a carousel starts its count.)
+    if (r->toward != last_toward) last_away = std::numeric_limits<int>::max();
     if (r->away >= last_away) {
       // Still moving (an animation that settling did not see), or the press did nothing: a
       // moment more, once, then no more presses.
@@ -2120,13 +2143,17 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until) {
       spdlog::debug("reveal: {} could not be pressed: {}", describe(control), pressed.status().message());
       break;
     }
-    out.control = control.text.empty() ? describe(control) : control.text;
+    const std::string name = control.text.empty() ? describe(control) : control.text;
+    if (!out.pressed.empty() && out.pressed.back().first == name) ++out.pressed.back().second;
+    else out.pressed.emplace_back(name, 1);
+    out.opened = out.opened || r->toward == "open";
     ++out.presses;
     last_away = r->away;
+    last_toward = r->toward;
     waited = false;
     settle();
   }
-  if (out.presses > 0) spdlog::debug("reveal: pressed {} {} times for {}", quote(out.control), out.presses, quote(text));
+  if (out.presses > 0) spdlog::debug("reveal: {} for {}", revealedHow(out), quote(text));
   return out;
 }
 

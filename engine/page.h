@@ -283,14 +283,19 @@ class Page {
   // change report starts from there, not from the rows the scrolling replaced.
   std::optional<PageScan> sought_page_;
   std::string sought_how_;  // how locate brought it into view, for the action's line
-  // locate(): brings the slide showing `text` into view with its carousel's control (scanner
-  // `reveal`), a press at a time while each press brings it nearer, as a person presses "Next".
+  // locate(): brings the slide showing `text` into view with its carousel's control, or opens
+  // the closed sections around it (scanner `reveal`), a press at a time while each press brings
+  // it nearer, as a person presses "Next" or a tab.
   struct Revealed {
-    std::string control;  // the name of what was pressed
+    std::vector<std::pair<std::string, int>> pressed;  // what was pressed (its name), how often, in turn
     int presses = 0;
     bool shown = false;   // the text is in view now
+    bool opened = false;  // a closed section (a tab, an accordion) was opened, not only a carousel moved
   };
-  Revealed revealSlide(const std::string& text, Deadline until);
+  // `by`: only a closed section whose opener is named so.
+  Revealed revealSlide(const std::string& text, Deadline until, const std::string& by = "");
+  // "pressed \"Billing\", then \"Next slide\" 2 times to show it"
+  static std::string revealedHow(const Revealed& r, bool purpose = true);
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;

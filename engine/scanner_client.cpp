@@ -248,8 +248,10 @@ Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Milli
   return s;
 }
 
-Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text) const {
-  auto r = call({{"cmd", "reveal"}, {"text", text}});
+Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text, const std::string& by) const {
+  json cmd = {{"cmd", "reveal"}, {"text", text}};
+  if (!by.empty()) cmd["by"] = by;
+  auto r = call(std::move(cmd));
   if (!r) return r.status();
   Revealing out;
   out.shown = r->value("shown", false);

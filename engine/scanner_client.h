@@ -132,16 +132,18 @@ class ScannerClient {
     int steps = 0;          // scrolls made
   };
   Result<Sought> seek(const std::string& text, Millis timeout) const;
-  // reveal: `text` on a slide its carousel does not show, and the control that brings it in
-  // ("Next slide": its element, toward "next" or "previous", `away` slides from those shown);
-  // `shown` when the text is in view; neither when no carousel holds it.
+  // reveal: `text` on a slide its carousel does not show or in a closed section, and the control
+  // that brings it in ("Next slide": its element, toward "next" or "previous", `away` slides from
+  // those shown; a tab or a collapsed toggle: toward "open", `away` sections closed around it);
+  // `shown` when the text is in view; neither when no carousel or closed section holds it.
   struct Revealing {
     bool shown = false;
     json control;  // null when there is none
     std::string toward;
     int away = 0;
   };
-  Result<Revealing> reveal(const std::string& text) const;
+  // `by`: only a closed section whose opener is named so (the target's `near` text).
+  Result<Revealing> reveal(const std::string& text, const std::string& by = "") const;
   Status submit(std::optional<int> id, const std::string& frame = "") const;
   // Event-driven waits in the page (§3.14): whether the condition held within timeout_ms (0: a
   // check now), and when not, what the page looked like ("no element matches").

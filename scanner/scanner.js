@@ -4625,8 +4625,8 @@
   /**
    * A box around two or more cards, each a control with text of its own beside it (a carousel's
    * track that listens to be swiped, Splide's and Embla's; a grid of products that delegates its
-   * clicks): under the boxes that wrap a single child, children of one tag that each hold a control
-   * and more text than the control's. Such a box is the cards' place, not a card.
+   * clicks): under the boxes that wrap a single child, children of one tag side by side that each
+   * hold a control and more text than the control's. Such a box is the cards' place, not a card.
    */
   function holdsCards(el) {
     // (Boxes with a size: Splide's track holds its list and, a moment after a move, the 1 px
@@ -4642,12 +4642,16 @@
       kids = sized(box);
     }
     if (kids.length < 2) return false;
-    let cards = 0;
+    let first = null;
     for (let i = 0; i < kids.length && i < 60; i++) {
       const k = kids[i];
       if (tagOf(k) !== tagOf(kids[0])) return false;  // (their classes differ: the current slide's)
       const control = firstOf(k, CARD_CONTROLS);
-      if (control && collapse(textContent(k)).length > collapse(textContent(control)).length + 1 && ++cards >= 2) return true;
+      if (!control || collapse(textContent(k)).length <= collapse(textContent(control)).length + 1) continue;
+      // Side by side, as cards are laid out (two paragraphs of a card, each with a link, are not).
+      const r = getRect(k);
+      if (!first) first = r;
+      else if (mathAbs(r.left - first.left) >= first.width / 2 && mathAbs(r.top - first.top) < first.height / 2) return true;
     }
     return false;
   }
@@ -8323,33 +8327,109 @@
   // ----- reveal: a carousel that shows some of its slides -----
 
   /**
-   * reveal {text}: `text` on a slide a carousel does not show (clipped by its viewport as Swiper,
-   * Splide, Glide and Embla move their slides, or display:none as Bootstrap's), and the control a
-   * person presses to bring that slide in (scanner README): {control, toward: 'next'|'previous',
-   * away: slides between it and the ones shown}, for the nearest such slide; {shown: true} when the
-   * text is in view already; {} when no carousel holds it. A carousel here: slides of one tag side
-   * by side in one box, some shown; no field on any slide (a wizard's steps are no carousel); a
-   * control beside the slides whose name or attributes say next or previous.
+   * reveal {text, by}: `text` where a person does not see it yet, and the control they press to
+   * bring it in (scanner README): on a slide a carousel does not show (clipped by its viewport as
+   * Swiper, Splide, Glide and Embla move their slides, or display:none as Bootstrap's), its
+   * control that says next or previous: {control, toward: 'next'|'previous', away: slides between
+   * it and the ones shown}; in a closed section (closedSectionOf), what opens it: {control,
+   * toward: 'open', away: sections closed around it}; for the nearest. {shown: true} when the text
+   * is in view already; {} when nothing holds it so. A carousel here: slides of one tag side by
+   * side in one box, some shown; no field on any slide (a wizard's steps are no carousel); a
+   * control beside the slides. `by`: only a closed section whose opener's name begins so ("Take
+   * the quiz" near "Week 3", while Week 1's quiz shows), and the text shown elsewhere does not count.
    */
   function cmdReveal(cmd) {
     const want = lc(collapse(str(param(cmd, 'text', ''))));
     if (!want) throw fail('SCRIPT_ERROR', 'reveal needs "text"');
+    const by = lc(collapse(str(param(cmd, 'by', ''))));
     const cache = newVisibilityCache();
     const found = elementsWithText(want, deepRoots(TOP_DOC), false, true);
     let best = null;
     for (let i = 0; i < found.length; i++) {
       const el = found[i];
       const seen = visibilityOf(el, cache);
-      if (seen.visible) return { shown: true };
+      if (seen.visible) {
+        if (by) continue;
+        return { shown: true };
+      }
       if (tagOf(el) === 'script' || tagOf(el) === 'style' || tagOf(el) === 'template') continue;
+      if (by) {
+        const way = closedSectionOf(el, cache, by);
+        if (way && (!best || way.away < best.away)) best = way;
+        continue;
+      }
       const slide = hiddenSlideOf(el, cache);
-      if (!slide || (best && slide.away >= best.away)) continue;
-      const control = slideControl(slide);
-      if (control) best = { away: slide.away, toward: slide.toward, control };
+      if (slide && best && slide.away >= best.away) continue;
+      const control = slide ? slideControl(slide) : null;
+      const way = control ? { away: slide.away, toward: slide.toward, control } : closedSectionOf(el, cache);
+      if (way && (!best || way.away < best.away)) best = way;
     }
     if (!best) return {};
     const r = register(best.control);
     return { control: elementJson(r.item, true, true, deepActiveElement(TOP_DOC)), toward: best.toward, away: best.away };
+  }
+
+  /**
+   * The closed section around `el` and what opens it, as a person opens it: a tab not selected
+   * whose panel holds it, a button that says it is collapsed (aria-expanded=false) and controls it
+   * or comes right before it (an accordion's header, a collapse's toggle, a dropdown's toggle),
+   * the summary of a closed <details>. The innermost whose opener shows (a section closed inside
+   * another opens once that one is open): {control, toward: 'open', away: closed sections around
+   * `el`}, or null. `by` (lower-cased): only a section whose opener's name begins with it ("Week 3").
+   */
+  function closedSectionOf(el, cache, by) {
+    let control = null;
+    let closed = 0;
+    const body = docBody(ownerDocument(el));
+    for (let box = composedParent(el); box && box !== body; box = composedParent(box)) {
+      // (A closed <details> shows its summary: the box is seen, what it holds is not.)
+      if (tagOf(box) !== 'details' && visibilityOf(box, cache).visible) continue;
+      const opener = openerOf(box, cache);
+      if (!opener) continue;
+      closed++;
+      if (!control && visibilityOf(opener, cache).visible && !isDisabled(opener) &&
+          (!by || strIndexOf(lc(collapse(accessibleName(opener, ''))), by) === 0)) {
+        control = opener;
+      }
+    }
+    return control ? { control, toward: 'open', away: closed } : null;
+  }
+
+  /** A link to another page, or a button that submits its form: pressing it does more than show. */
+  function leavesOrSubmits(c) {
+    const tag = tagOf(c);
+    if (tag === 'a') return hasAttribute(c, 'href') && strSlice(attr(c, 'href'), 0, 1) !== '#';
+    if (tag !== 'button' && tag !== 'input') return false;
+    const type = lc(attr(c, 'type') || (tag === 'button' ? 'submit' : 'text'));
+    if (type !== 'submit' && type !== 'image') return false;
+    for (let n = parentElement(c); n; n = parentElement(n)) if (tagOf(n) === 'form') return true;
+    return hasAttribute(c, 'form');
+  }
+
+  /** What opens the closed `box`: its tab, its collapsed toggle, its <details>' summary; or null. */
+  function openerOf(box, cache) {
+    if (tagOf(box) === 'details') return hasAttribute(box, 'open') ? null : firstOf(box, ':scope > summary');
+    const closedToggle = (c) => c && (attr(c, 'aria-expanded') === 'false' ||
+        (attr(c, 'role') === 'tab' && attr(c, 'aria-selected') !== 'true')) && !leavesOrSubmits(c);
+    const id = elId(box);
+    if (id) {
+      // Who controls what, read once per root and reveal: id -> the elements naming it.
+      const root = getRootNode(box);
+      if (!cache.controllers) cache.controllers = new B.Map();
+      let byId = mapGet(cache.controllers, root);
+      if (!byId) {
+        byId = new B.Map();
+        each(queryAll(root, '[aria-controls]'), (c) => each(strSplit(collapse(attr(c, 'aria-controls')), ' '), (ref) => {
+          if (!mapHas(byId, ref)) mapSet(byId, ref, []);
+          push(mapGet(byId, ref), c);
+        }));
+        mapSet(cache.controllers, root, byId);
+      }
+      const c = find(mapHas(byId, id) ? mapGet(byId, id) : [], closedToggle);
+      if (c) return c;
+    }
+    const before = previousElementSibling(box);
+    return before && !hasAttribute(before, 'aria-controls') && closedToggle(before) ? before : null;
   }
 
   /** The slide around `el` that its carousel hides while others of its row show: {slide, track, toward, away}, or null. */
@@ -8371,7 +8451,8 @@
           }
         }
         if (first >= 0) {
-          if (firstOf(track, SLIDE_FIELDS)) return null;
+          // (Hidden between shown ones: filtered out of a grid, not a slide out of view.)
+          if ((at >= first && at <= last) || firstOf(track, SLIDE_FIELDS)) return null;
           return at > last ? { slide, track, toward: 'next', away: at - last }
               : { slide, track, toward: 'previous', away: first - at };
         }
@@ -8382,12 +8463,13 @@
   }
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 
-  const NEXT_WORDS = /(^|[^a-z])(next|forward|right|suivant|weiter|siguiente|avanti|volgende|pr[oó]xim|seguinte|nast[eę]pn)|[›»→❯⟩▶▸>]/i;
-  const PREVIOUS_WORDS = /(^|[^a-z])(prev|back|left|pr[eé]c[eé]dent|zur[uü]ck|anterior|indietro|vorige|poprzedn)|[‹«←❮⟨◀◂<]/i;
+  // Whole words ("back", not "background"; "prev", "previous"), or an arrow.
+  const NEXT_WORDS = /(^|[^a-z])(next|forward|right|suivant|weiter|siguiente|avanti|volgende|pr[oó]xim[oa]|seguinte|nast[eę]pn[ya])(?![a-z])|[›»→❯⟩▶▸>]/i;
+  const PREVIOUS_WORDS = /(^|[^a-z])(prev|previous|back|backward|left|pr[eé]c[eé]dent|zur[uü]ck|anterior|indietro|vorige|poprzedni[a]?)(?![a-z])|[‹«←❮⟨◀◂<]/i;
 
   /**
-   * The enabled control beside `s.track` (in one of the four boxes around it, not on a slide) that
-   * moves it toward `s.toward`: its name, label, title, class, id or data attributes say so
+   * The enabled control beside `s.track` (in one of the four boxes around it below <body>, not on
+   * a slide) that moves it toward `s.toward`: its name, label, title, class, id or data attributes say so
    * ("Next slide", Bootstrap's data-bs-slide="next", Glide's data-glide-dir=">", Embla's
    * embla__button--next), and not the other way as well. Null when there is none.
    */
@@ -8395,7 +8477,9 @@
     const words = s.toward === 'next' ? NEXT_WORDS : PREVIOUS_WORDS;
     const other = s.toward === 'next' ? PREVIOUS_WORDS : NEXT_WORDS;
     let box = parentElement(s.track);
-    for (let depth = 0; box && depth < 4; depth++, box = parentElement(box)) {
+    const body = docBody(ownerDocument(s.track));
+    // (Not the page's body: it holds every other carousel's controls too.)
+    for (let depth = 0; box && box !== body && depth < 4; depth++, box = parentElement(box)) {
       const hits = filter(state.items, (item) => item && item.el && isClickable(item) && item.interactive !== false &&
           composedContains(box, item.el) && !composedContains(s.track, item.el) && isLive(item));
       for (let i = 0; i < hits.length; i++) {
@@ -8405,7 +8489,7 @@
         for (const k in t) {
           if (k === 'class' || k === 'id' || k === 'title' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
         }
-        if (reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && isVisible(el)) return el;
+        if (reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && !leavesOrSubmits(el) && isVisible(el)) return el;
       }
     }
     return null;

@@ -695,8 +695,34 @@ test('reveal names the control that brings a carousel\'s hidden slide in; a wiza
   assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Deuxième avis' }), { shown: true });
   // A wizard's next step holds fields: its "Suivant" is no carousel's. Text on no slide: nothing.
   assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Ville de naissance' }), {});
+  // "Next ›" that leads to another page moves no carousel.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Old news' }), {});
   assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Nowhere at all' }), {});
   await err(t, { cmd: 'reveal' }, 'SCRIPT_ERROR');
+});
+
+test('reveal names what opens a closed section around a text: a summary, a collapsed toggle (outermost first), a tab', async () => {
+  const t = await open('sections.html');
+  await ok(t, { cmd: 'scan' });
+  const faq = await ok(t, { cmd: 'reveal', text: 'refund policy' });
+  assert.deepStrictEqual([faq.control.text, faq.toward, faq.away], ['Refunds', 'open', 1]);
+  // Closed inside a closed block: the outer toggle first (the inner one does not show yet).
+  const outer = await ok(t, { cmd: 'reveal', text: 'Reset cache' });
+  assert.deepStrictEqual([outer.control.text, outer.away], ['More options', 2]);
+  await ok(t, { cmd: 'click', id: outer.control.id });
+  const inner = await ok(t, { cmd: 'reveal', text: 'Reset cache' });
+  assert.deepStrictEqual([inner.control.text, inner.away], ['Expert', 1]);
+  await ok(t, { cmd: 'click', id: inner.control.id });
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Reset cache' }), { shown: true });
+  const tab = await ok(t, { cmd: 'reveal', text: 'Download invoices' });
+  assert.deepStrictEqual([tab.control.text, tab.toward], ['Billing', 'open']);
+  // By its opener's name (a target near a tab's or a header's text): that section or none.
+  assert.strictEqual((await ok(t, { cmd: 'reveal', text: 'Download invoices', by: 'billing' })).control.text, 'Billing');
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Download invoices', by: 'account' }), {});
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Account details', by: 'account' }), {});
+  // A toggle that leads to another page, a disabled one: nothing to press.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Only on another page' }), {});
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Locked item' }), {});
 });
 
 test('a press on a button covered in part lands on the part a person sees; one covered whole is refused', async () => {
