@@ -2103,7 +2103,7 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
 }
 
 std::string Page::revealedHow(const Revealed& r, bool purpose) {
-  std::string out = "pressed ";
+  std::string out = r.pointed ? "pointed at the carousel, pressed " : "pressed ";
   for (size_t i = 0; i < r.pressed.size(); ++i) {
     const auto& [name, times] = r.pressed[i];
     out += (i > 0 ? ", then " : "") + quote(name) + (times > 1 ? " " + std::to_string(times) + " times" : "");
@@ -2118,14 +2118,32 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
   int last_away = std::numeric_limits<int>::max();
   std::string last_toward;
   bool waited = false;
+  bool pointing_tried = false;
   while (!until.expired() && out.presses < kMaxPresses) {
-    auto r = scanner_.reveal(text, by);
+    auto r = scanner_.reveal(text, by, pointing_tried);
     if (!r) break;
     if (r->shown) {
       out.shown = true;
       break;
     }
-    if (r->control.is_null() || !state_.last) break;
+    if (!state_.last) break;
+    // Its arrows show only under the pointer (UIkit's uk-hidden-hover): the pointer goes over the
+    // carousel, once, as a person's does, and the page is looked at again.
+    // (Where it cannot be pointed at, its dots may still do.)
+    if (!r->hover.is_null() && !pointing_tried) {
+      pointing_tried = true;
+      auto adopted = adopt(*state_.last, {r->hover});
+      if (adopted.empty()) continue;
+      if (auto pointed = hover(*adopted.front()); !pointed) {
+        spdlog::debug("reveal: could not point at {}: {}", describe(*adopted.front()), pointed.status().message());
+        continue;
+      }
+      out.pointed = true;
+      if (!scan()) break;
+      continue;
+    }
+    if (r->control.is_null()) break;
+    spdlog::debug("reveal: {} {} away, {}", r->toward, r->away, r->control.value("text", std::string()));
     // (Slides and closed sections count apart: a tab opened on a carousel starts its count.)
     if (r->toward != last_toward) last_away = std::numeric_limits<int>::max();
     if (r->away >= last_away) {
@@ -2143,7 +2161,7 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
       spdlog::debug("reveal: {} could not be pressed: {}", describe(control), pressed.status().message());
       break;
     }
-    const std::string name = control.text.empty() ? describe(control) : control.text;
+    const std::string name = !control.text.empty() ? control.text : !r->label.empty() ? r->label : describe(control);
     if (!out.pressed.empty() && out.pressed.back().first == name) ++out.pressed.back().second;
     else out.pressed.emplace_back(name, 1);
     out.opened = out.opened || r->toward == "open";

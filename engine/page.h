@@ -291,10 +291,11 @@ class Page {
     int presses = 0;
     bool shown = false;   // the text is in view now
     bool opened = false;  // a closed section (a tab, an accordion) was opened, not only a carousel moved
+    bool pointed = false; // the pointer was moved over the carousel first: its arrows show only then
   };
   // `by`: only a closed section whose opener is named so.
   Revealed revealSlide(const std::string& text, Deadline until, const std::string& by = "");
-  // "pressed \"Billing\", then \"Next slide\" 2 times to show it"
+  // "pressed \"Billing\", then \"Next slide\" 2 times to show it"; "pointed at the carousel, pressed …"
   static std::string revealedHow(const Revealed& r, bool purpose = true);
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.

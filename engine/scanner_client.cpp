@@ -248,14 +248,18 @@ Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Milli
   return s;
 }
 
-Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text, const std::string& by) const {
+Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text, const std::string& by,
+                                                     bool hovered) const {
   json cmd = {{"cmd", "reveal"}, {"text", text}};
   if (!by.empty()) cmd["by"] = by;
+  if (hovered) cmd["hovered"] = true;
   auto r = call(std::move(cmd));
   if (!r) return r.status();
   Revealing out;
   out.shown = r->value("shown", false);
   if (auto c = r->find("control"); c != r->end() && c->is_object()) out.control = *c;
+  if (auto h = r->find("hover"); h != r->end() && h->is_object()) out.hover = *h;
+  out.label = r->value("label", std::string());
   out.toward = r->value("toward", std::string());
   out.away = r->value("away", 0);
   return out;

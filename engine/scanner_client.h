@@ -139,11 +139,14 @@ class ScannerClient {
   struct Revealing {
     bool shown = false;
     json control;  // null when there is none
+    json hover;    // the carousel to point at first: its arrows show only under the pointer (else null)
+    std::string label;  // what to call a control with no name ("dot 3 of 4")
     std::string toward;
     int away = 0;
   };
-  // `by`: only a closed section whose opener is named so (the target's `near` text).
-  Result<Revealing> reveal(const std::string& text, const std::string& by = "") const;
+  // `by`: only a closed section whose opener is named so (the target's `near` text). `hovered`:
+  // the pointer is over the carousel already (no `hover` again).
+  Result<Revealing> reveal(const std::string& text, const std::string& by = "", bool hovered = false) const;
   Status submit(std::optional<int> id, const std::string& frame = "") const;
   // Event-driven waits in the page (§3.14): whether the condition held within timeout_ms (0: a
   // check now), and when not, what the page looked like ("no element matches").

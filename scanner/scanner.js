@@ -4629,19 +4629,33 @@
    * hold a control and more text than the control's. Such a box is the cards' place, not a card.
    */
   function holdsCards(el) {
-    // (Boxes with a size: Splide's track holds its list and, a moment after a move, the 1 px
-    // text it announces the move with.)
+    // (Boxes with a size and text: Splide's track holds its list and, a moment after a move, the
+    // 1 px text it announces the move with; a Swiper its slides' wrapper and its bullets.)
     const sized = (n) => filter(children(n), (k) => {
       const r = getRect(k);
-      return r.width > 1 && r.height > 1;
+      return r.width > 1 && r.height > 1 && !!collapse(textContent(k));
     });
+    const area = (n) => {
+      const r = getRect(n);
+      return r.width * r.height;
+    };
     let box = el;
     let kids = sized(box);
-    for (let d = 0; d < 4 && kids.length === 1; d++) {
-      box = kids[0];
+    // Down to the row of cards: the one box inside, or the one that fills most of it (Slick's list
+    // above its dots).
+    for (let d = 0; d < 5 && kids.length >= 1; d++) {
+      if (kids.length >= 2 && cardsSideBySide(kids)) return true;
+      let most = kids[0];
+      each(kids, (k) => { if (area(k) > area(most)) most = k; });
+      if (kids.length > 1 && area(most) < area(box) * 0.6) return false;
+      box = most;
       kids = sized(box);
     }
-    if (kids.length < 2) return false;
+    return false;
+  }
+
+  /** Boxes of one tag, two or more of them side by side that each hold a control and more text than it. */
+  function cardsSideBySide(kids) {
     let first = null;
     for (let i = 0; i < kids.length && i < 60; i++) {
       const k = kids[i];
@@ -8342,6 +8356,7 @@
     const want = lc(collapse(str(param(cmd, 'text', ''))));
     if (!want) throw fail('SCRIPT_ERROR', 'reveal needs "text"');
     const by = lc(collapse(str(param(cmd, 'by', ''))));
+    const hovered = param(cmd, 'hovered', false) === true;
     const cache = newVisibilityCache();
     const found = elementsWithText(want, deepRoots(TOP_DOC), false, true);
     let best = null;
@@ -8360,13 +8375,34 @@
       }
       const slide = hiddenSlideOf(el, cache);
       if (slide && best && slide.away >= best.away) continue;
-      const control = slide ? slideControl(slide) : null;
-      const way = control ? { away: slide.away, toward: slide.toward, control } : closedSectionOf(el, cache);
+      const way = (slide && slideWay(slide, cache, hovered)) || closedSectionOf(el, cache) ||
+          (slide && slideDotWay(slide, cache));
       if (way && (!best || way.away < best.away)) best = way;
     }
     if (!best) return {};
-    const r = register(best.control);
-    return { control: elementJson(r.item, true, true, deepActiveElement(TOP_DOC)), toward: best.toward, away: best.away };
+    const json = (node) => elementJson(register(node).item, true, true, deepActiveElement(TOP_DOC));
+    if (best.hover) return { hover: json(best.hover), toward: best.toward, away: best.away };
+    const out = { control: json(best.control), toward: best.toward, away: best.away };
+    if (best.label) out.label = best.label;
+    return out;
+  }
+
+  /**
+   * The way to `s`'s slide by its arrows: the one that shows ({control}), or, where the arrows show
+   * only while the pointer is over the carousel (UIkit's uk-hidden-hover, an opacity:0 until
+   * :hover), the carousel to point at first ({hover}) unless that was done (`hovered`).
+   */
+  function slideWay(s, cache, hovered) {
+    const control = slideControl(s);
+    if (control) return { away: s.away, toward: s.toward, control };
+    const box = hovered ? null : hoverShowsControl(s, cache);
+    return box ? { away: s.away, toward: s.toward, hover: box } : null;
+  }
+
+  /** The way to `s`'s slide by its dots (no arrows: Owl's default, Flickity's and Slick's without them). */
+  function slideDotWay(s, cache) {
+    const dot = slideDot(s, cache);
+    return dot ? { away: s.away, toward: s.toward, control: dot.el, label: dot.label } : null;
   }
 
   /**
@@ -8398,7 +8434,11 @@
   /** A link to another page, or a button that submits its form: pressing it does more than show. */
   function leavesOrSubmits(c) {
     const tag = tagOf(c);
-    if (tag === 'a') return hasAttribute(c, 'href') && strSlice(attr(c, 'href'), 0, 1) !== '#';
+    if (tag === 'a') {
+      // (An empty href or a script's is this page: UIkit's <a href uk-slidenav-next>.)
+      const href = collapse(attr(c, 'href'));
+      return hasAttribute(c, 'href') && href !== '' && strSlice(href, 0, 1) !== '#' && !reTest(/^javascript:/i, href);
+    }
     if (tag !== 'button' && tag !== 'input') return false;
     const type = lc(attr(c, 'type') || (tag === 'button' ? 'submit' : 'text'));
     if (type !== 'submit' && type !== 'image') return false;
@@ -8439,20 +8479,23 @@
       const track = parentElement(slide);
       if (!track || track === docBody(ownerDocument(el))) return null;
       const kids = children(track);
-      if (kids.length >= 2 && !visibilityOf(slide, cache).visible) {
+      if (kids.length >= 2 && !slideShows(slide, cache)) {
         const at = indexOf(kids, slide);
         let first = -1;
         let last = -1;
         for (let i = 0; i < kids.length; i++) {
           if (tagOf(kids[i]) !== tagOf(slide)) continue;
-          if (visibilityOf(kids[i], cache).visible) {
+          if (slideShows(kids[i], cache)) {
             if (first < 0) first = i;
             last = i;
           }
         }
         if (first >= 0) {
+          if (firstOf(track, SLIDE_FIELDS)) return null;
+          const r = getRect(slide);
+          if (r.width > 0 && r.height > 0) return placedSlide(slide, track, kids, cache);
           // (Hidden between shown ones: filtered out of a grid, not a slide out of view.)
-          if ((at >= first && at <= last) || firstOf(track, SLIDE_FIELDS)) return null;
+          if (at >= first && at <= last) return null;
           return at > last ? { slide, track, toward: 'next', away: at - last }
               : { slide, track, toward: 'previous', away: first - at };
         }
@@ -8460,6 +8503,50 @@
       slide = track;
     }
     return null;
+  }
+  /**
+   * `slide` (laid out, not shown) by where it lies beside the slides that show, along the row they
+   * form (across, or down for a vertical carousel), not by its place among them: a loop moves its
+   * slides round (UIkit's slider puts the first ones after the last). `away`: the slides from the
+   * shown ones to it, it included. Null when it lies between shown ones (a grid's, not a carousel's).
+   */
+  function placedSlide(slide, track, kids, cache) {
+    const shown = { left: 1 / 0, right: -1 / 0, top: 1 / 0, bottom: -1 / 0 };
+    const mids = [];
+    for (let i = 0; i < kids.length; i++) {
+      if (tagOf(kids[i]) !== tagOf(slide)) continue;
+      const r = getRect(kids[i]);
+      if (slideShows(kids[i], cache)) {
+        shown.left = mathMin(shown.left, r.left);
+        shown.right = mathMax(shown.right, r.left + r.width);
+        shown.top = mathMin(shown.top, r.top);
+        shown.bottom = mathMax(shown.bottom, r.top + r.height);
+      } else if (r.width > 0 && r.height > 0) {
+        push(mids, { x: r.left + r.width / 2, y: r.top + r.height / 2 });
+      }
+    }
+    const r = getRect(slide);
+    const at = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+    const across = at.x >= shown.right || at.x <= shown.left;
+    if (!across && at.y < shown.bottom && at.y > shown.top) return null;
+    const axis = across ? 'x' : 'y';
+    const low = across ? shown.left : shown.top;
+    const high = across ? shown.right : shown.bottom;
+    const toward = at[axis] >= high ? 'next' : 'previous';
+    const away = filter(mids, (m) => toward === 'next' ? m[axis] >= high && m[axis] <= at[axis]
+        : m[axis] <= low && m[axis] >= at[axis]).length;
+    return { slide, track, toward, away: mathMax(1, away) };
+  }
+  /** Half of `k` or more shows: a slide whose edge peeks past its carousel's (a sub-pixel of UIkit's) is not one shown. */
+  function slideShows(k, cache) {
+    const seen = visibilityOf(k, cache);
+    if (!seen.visible) return false;
+    const clip = ancestorFacts(composedParent(k), cache).clip;
+    const r = seen.rect;
+    if (clip === INFINITE_BOX || !r || r.width <= 0 || r.height <= 0) return true;
+    const w = mathMin(clip.right, r.left + r.width) - mathMax(clip.left, r.left);
+    const h = mathMin(clip.bottom, r.top + r.height) - mathMax(clip.top, r.top);
+    return w * h >= r.width * r.height / 2;
   }
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 
@@ -8474,25 +8561,119 @@
    * embla__button--next), and not the other way as well. Null when there is none.
    */
   function slideControl(s) {
-    const words = s.toward === 'next' ? NEXT_WORDS : PREVIOUS_WORDS;
-    const other = s.toward === 'next' ? PREVIOUS_WORDS : NEXT_WORDS;
-    let box = parentElement(s.track);
-    const body = docBody(ownerDocument(s.track));
-    // (Not the page's body: it holds every other carousel's controls too.)
-    for (let depth = 0; box && box !== body && depth < 4; depth++, box = parentElement(box)) {
-      const hits = filter(state.items, (item) => item && item.el && isClickable(item) && item.interactive !== false &&
-          composedContains(box, item.el) && !composedContains(s.track, item.el) && isLive(item));
-      for (let i = 0; i < hits.length; i++) {
-        const el = hits[i].el;
-        const t = attributeTable(el);
-        let signs = hits[i].name;
-        for (const k in t) {
-          if (k === 'class' || k === 'id' || k === 'title' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
-        }
-        if (reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && !leavesOrSubmits(el) && isVisible(el)) return el;
+    let found = null;
+    eachBoxBeside(s.track, (box) => {
+      const hits = pressablesBeside(s.track, box);
+      for (let i = 0; i < hits.length && !found; i++) {
+        if (movesToward(hits[i].el, hits[i].name, s.toward) && isVisible(hits[i].el)) found = hits[i].el;
       }
+      return found;
+    });
+    return found;
+  }
+
+  /** Calls fn with each of the four boxes around `track` below <body>, innermost first, until it returns truthy. */
+  function eachBoxBeside(track, fn) {
+    const body = docBody(ownerDocument(track));
+    // (Not the page's body: it holds every other carousel's controls too.)
+    let box = parentElement(track);
+    for (let depth = 0; box && box !== body && depth < 4; depth++, box = parentElement(box)) {
+      if (fn(box)) return;
     }
-    return null;
+  }
+
+  /** The scan's live clickable items in `box` and not in `track`. */
+  function pressablesBeside(track, box) {
+    return filter(state.items, (item) => item && item.el && isClickable(item) && item.interactive !== false &&
+        composedContains(box, item.el) && !composedContains(track, item.el) && isLive(item));
+  }
+
+  /** `el` (named `name`) says it moves its carousel `toward` next or previous, not both ways, and may be pressed. */
+  function movesToward(el, name, toward) {
+    const words = toward === 'next' ? NEXT_WORDS : PREVIOUS_WORDS;
+    const other = toward === 'next' ? PREVIOUS_WORDS : NEXT_WORDS;
+    const t = attributeTable(el);
+    let signs = name;
+    for (const k in t) {
+      if (k === 'class' || k === 'id' || k === 'title' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
+    }
+    return reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && !leavesOrSubmits(el);
+  }
+
+  /**
+   * The box around `s.track` to point at so that its arrow toward `s.toward` shows: the arrow is
+   * there but not seen, and not display:none up to that box (Owl's arrows when nav is off are); the
+   * box shows. Null when there is none.
+   */
+  function hoverShowsControl(s, cache) {
+    let found = null;
+    eachBoxBeside(s.track, (box) => {
+      if (!visibilityOf(box, cache).visible) return false;
+      const arrows = queryAll(box, 'a, button, [role=button]');
+      for (let i = 0; i < arrows.length && !found; i++) {
+        const el = arrows[i];
+        if (composedContains(s.track, el) || visibilityOf(el, cache).visible || !movesToward(el, accessibleName(el, ''), s.toward)) continue;
+        let shown = true;
+        for (let n = el; n && n !== box && shown; n = parentElement(n)) {
+          const st = styleOf(n);
+          shown = !!st && st.display !== 'none';
+        }
+        if (shown) found = box;
+      }
+      return found;
+    });
+    return found;
+  }
+
+  /**
+   * The dot beside `s.track` one step toward `s.toward` from the dot that says it is current: a row
+   * of two or more dots of one tag, no more than the slides, holding nothing else shown (a dot may sit
+   * alone in its <li>: Slick's, UIkit's), one of them current by aria-current, aria-selected,
+   * aria-pressed or an active/current/selected class (owl-dot active, is-selected,
+   * swiper-pagination-bullet-active). Dots may have no name (Owl's): {el, label: 'dot 2 of 3'}, or
+   * null when there is none.
+   */
+  function slideDot(s, cache) {
+    const slides = filter(children(s.track), (k) => tagOf(k) === tagOf(s.slide)).length;
+    let found = null;
+    eachBoxBeside(s.track, (box) => {
+      const rows = [];
+      each(pressablesBeside(s.track, box), (item) => {
+        let unit = item.el;
+        const up = parentElement(unit);
+        if (up && tagOf(up) === 'li' && children(up).length === 1) unit = up;
+        const row = parentElement(unit);
+        let r = find(rows, (x) => x.row === row);
+        if (!r) push(rows, r = { row, dots: [] });
+        push(r.dots, { unit, el: item.el });
+      });
+      for (let i = 0; i < rows.length && !found; i++) {
+        const dots = rows[i].dots;
+        const n = dots.length;
+        // (tiny-slider keeps a dot a slide, the ones past the pages display:none.)
+        if (n < 2 || n > slides || filter(children(rows[i].row), (k) => visibilityOf(k, cache).visible).length !== n ||
+            find(dots, (d) => tagOf(d.unit) !== tagOf(dots[0].unit))) continue;
+        // (The first sign that picks one dot: Slick moves its active class, not aria-selected.)
+        let current = [];
+        for (let sign = 0; sign < 3 && current.length !== 1; sign++) {
+          current = filter(dots, (d) => isCurrentDot(d.unit, sign) || isCurrentDot(d.el, sign));
+        }
+        if (current.length !== 1) continue;
+        const at = indexOf(dots, current[0]) + (s.toward === 'next' ? 1 : -1);
+        if (at >= 0 && at < n && !isDisabled(dots[at].el) && !leavesOrSubmits(dots[at].el)) {
+          found = { el: dots[at].el, label: 'dot ' + (at + 1) + ' of ' + n };
+        }
+      }
+      return found;
+    });
+    return found;
+  }
+
+  /** `el` says it is the current dot by `sign`: 0 aria-current, 1 an active/current/selected class, 2 aria-selected or aria-pressed. */
+  function isCurrentDot(el, sign) {
+    if (sign === 0) return !!attr(el, 'aria-current') && attr(el, 'aria-current') !== 'false';
+    if (sign === 2) return attr(el, 'aria-selected') === 'true' || attr(el, 'aria-pressed') === 'true';
+    return !!find(strSplit(collapse(attr(el, 'class')), ' '), (c) => reTest(/(^|[-_])(active|current|selected)$/i, c));
   }
 
   // ----- submit -----

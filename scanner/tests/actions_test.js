@@ -701,6 +701,29 @@ test('reveal names the control that brings a carousel\'s hidden slide in; a wiza
   await err(t, { cmd: 'reveal' }, 'SCRIPT_ERROR');
 });
 
+test('reveal points at a carousel whose arrows show under the pointer, presses dots where arrows are off, counts slides by where they lie', async () => {
+  const t = await open('carousels.html');
+  await ok(t, { cmd: 'scan' });
+  // The arrow is there but shows only on :hover: the carousel to point at, not the arrow.
+  const dusk = await ok(t, { cmd: 'reveal', text: 'Dusk' });
+  assert.deepStrictEqual([dusk.control, dusk.toward, dusk.away], [undefined, 'next', 2]);
+  assert.ok(dusk.hover.selector.includes('gallery'), dusk.hover.selector);
+  // Pointed at already (and still not shown): nothing more to do there.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Dusk', hovered: true }), {});
+  // Arrows display:none (no pointer shows them): the dot after the current one, named by its place.
+  const winter = await ok(t, { cmd: 'reveal', text: 'Winter' });
+  assert.deepStrictEqual([winter.label, winter.toward, winter.away, winter.control.tag], ['dot 2 of 4', 'next', 3, 'button']);
+  await ok(t, { cmd: 'click', id: winter.control.id });
+  const nearer = await ok(t, { cmd: 'reveal', text: 'Winter' });
+  assert.deepStrictEqual([nearer.label, nearer.away], ['dot 3 of 4', 2]);
+  // Omega comes first in the DOM's last place: it lies before the shown slide, one away.
+  await ok(t, { cmd: 'scan' });
+  const omega = await ok(t, { cmd: 'reveal', text: 'Omega' });
+  assert.deepStrictEqual([omega.control.text, omega.toward, omega.away], ['‹ Back', 'previous', 1]);
+  const beta = await ok(t, { cmd: 'reveal', text: 'Beta' });
+  assert.deepStrictEqual([beta.control.text, beta.toward, beta.away], ['Next ›', 'next', 1]);
+});
+
 test('reveal names what opens a closed section around a text: a summary, a collapsed toggle (outermost first), a tab', async () => {
   const t = await open('sections.html');
   await ok(t, { cmd: 'scan' });
