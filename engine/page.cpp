@@ -2139,6 +2139,7 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
         continue;
       }
       out.pointed = true;
+      settle();  // (an arrow that fades in as the pointer comes: .carousel:hover .arrow {transition})
       if (!scan()) break;
       continue;
     }

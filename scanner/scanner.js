@@ -8341,16 +8341,18 @@
   // ----- reveal: a carousel that shows some of its slides -----
 
   /**
-   * reveal {text, by}: `text` where a person does not see it yet, and the control they press to
-   * bring it in (scanner README): on a slide a carousel does not show (clipped by its viewport as
-   * Swiper, Splide, Glide and Embla move their slides, or display:none as Bootstrap's), its
-   * control that says next or previous: {control, toward: 'next'|'previous', away: slides between
-   * it and the ones shown}; in a closed section (closedSectionOf), what opens it: {control,
-   * toward: 'open', away: sections closed around it}; for the nearest. {shown: true} when the text
-   * is in view already; {} when nothing holds it so. A carousel here: slides of one tag side by
-   * side in one box, some shown; no field on any slide (a wizard's steps are no carousel); a
-   * control beside the slides. `by`: only a closed section whose opener's name begins so ("Take
-   * the quiz" near "Week 3", while Week 1's quiz shows), and the text shown elsewhere does not count.
+   * reveal {text, by, hovered}: `text` where a person does not see it yet, and the control they
+   * press to bring it in (scanner README): on a slide a carousel does not show (clipped by its
+   * viewport as Swiper, Splide, Glide and Embla move their slides, or display:none as
+   * Bootstrap's), its control that says next or previous, or else its dot one step on (slideWay):
+   * {control, toward: 'next'|'previous', away: slides from the ones shown to it, label for a dot};
+   * or, where its arrows show only under the pointer, {hover: the box to point at, toward, away}
+   * unless `hovered`; in a closed section (closedSectionOf), what opens it: {control, toward:
+   * 'open', away: sections closed around it}; for the nearest. {shown: true} when the text is in
+   * view already; {} when nothing holds it so. A carousel here: slides of one tag side by side in
+   * one box, some shown; no field on any slide (a wizard's steps are no carousel); a control beside
+   * the slides. `by`: only a closed section whose opener's name begins so ("Take the quiz" near
+   * "Week 3", while Week 1's quiz shows), and the text shown elsewhere does not count.
    */
   function cmdReveal(cmd) {
     const want = lc(collapse(str(param(cmd, 'text', ''))));
@@ -8375,8 +8377,7 @@
       }
       const slide = hiddenSlideOf(el, cache);
       if (slide && best && slide.away >= best.away) continue;
-      const way = (slide && slideWay(slide, cache, hovered)) || closedSectionOf(el, cache) ||
-          (slide && slideDotWay(slide, cache));
+      const way = slide ? slideWay(slide, el, cache, hovered) : closedSectionOf(el, cache);
       if (way && (!best || way.away < best.away)) best = way;
     }
     if (!best) return {};
@@ -8388,21 +8389,39 @@
   }
 
   /**
-   * The way to `s`'s slide by its arrows: the one that shows ({control}), or, where the arrows show
-   * only while the pointer is over the carousel (UIkit's uk-hidden-hover, an opacity:0 until
-   * :hover), the carousel to point at first ({hover}) unless that was done (`hovered`).
+   * The way to `s`'s slide (`el` on it), in the innermost of the boxes around its track that has
+   * one (another carousel's arrows further out are not this one's): its arrow that shows
+   * ({control}); where the arrows show only while the pointer is over the carousel (UIkit's
+   * uk-hidden-hover, an opacity:0 until :hover), the box to point at first ({hover}), unless that
+   * was done (`hovered`); else its dot one step on ({control, label}). A closed section around `el`
+   * comes before dots (a tab that names the slide is pressed at once) and where there is neither.
+   * Looked for once per track and way in a reveal.
    */
-  function slideWay(s, cache, hovered) {
-    const control = slideControl(s);
-    if (control) return { away: s.away, toward: s.toward, control };
-    const box = hovered ? null : hoverShowsControl(s, cache);
-    return box ? { away: s.away, toward: s.toward, hover: box } : null;
-  }
-
-  /** The way to `s`'s slide by its dots (no arrows: Owl's default, Flickity's and Slick's without them). */
-  function slideDotWay(s, cache) {
-    const dot = slideDot(s, cache);
-    return dot ? { away: s.away, toward: s.toward, control: dot.el, label: dot.label } : null;
+  function slideWay(s, el, cache, hovered) {
+    if (!cache.ways) cache.ways = new B.Map();
+    let known = mapGet(cache.ways, s.track);
+    if (!known) mapSet(cache.ways, s.track, known = {});
+    if (!hasOwn(known, s.toward)) {
+      let way = null;
+      eachBoxBeside(s.track, (box) => {
+        const pressables = pressablesBeside(s.track, box);
+        const control = find(pressables, (item) => movesToward(item.el, item.name, s.toward) && isVisible(item.el));
+        if (control) way = { control: control.el };
+        else if (!hovered && hoverShowsControl(s, box, cache)) way = { hover: box };
+        else {
+          const dot = slideDot(s, pressables, cache);
+          if (dot) way = { control: dot.el, label: dot.label, dot: true };
+        }
+        return way;
+      });
+      known[s.toward] = way;
+    }
+    const way = known[s.toward];
+    if (!way || way.dot) {
+      const section = closedSectionOf(el, cache);
+      if (section) return section;
+    }
+    return way ? { away: s.away, toward: s.toward, control: way.control, hover: way.hover, label: way.label } : null;
   }
 
   /**
@@ -8493,8 +8512,10 @@
         if (first >= 0) {
           if (firstOf(track, SLIDE_FIELDS)) return null;
           const r = getRect(slide);
-          if (r.width > 0 && r.height > 0) return placedSlide(slide, track, kids, cache);
-          // (Hidden between shown ones: filtered out of a grid, not a slide out of view.)
+          const placed = r.width > 0 && r.height > 0 ? placedSlide(slide, track, kids, cache) : null;
+          if (placed) return placed;
+          // By their order (display:none as Bootstrap's; stacked as a fading carousel's). Hidden
+          // between shown ones: filtered out of a grid, not a slide out of view.
           if (at >= first && at <= last) return null;
           return at > last ? { slide, track, toward: 'next', away: at - last }
               : { slide, track, toward: 'previous', away: first - at };
@@ -8507,8 +8528,9 @@
   /**
    * `slide` (laid out, not shown) by where it lies beside the slides that show, along the row they
    * form (across, or down for a vertical carousel), not by its place among them: a loop moves its
-   * slides round (UIkit's slider puts the first ones after the last). `away`: the slides from the
-   * shown ones to it, it included. Null when it lies between shown ones (a grid's, not a carousel's).
+   * slides round (UIkit's slider puts the first ones after the last); right to left where the
+   * track runs so (dir=rtl, row-reverse). `away`: the slides from the shown ones to it, it
+   * included. Null when it lies among the shown ones (a grid's, or stacked: a fading carousel's).
    */
   function placedSlide(slide, track, kids, cache) {
     const shown = { left: 1 / 0, right: -1 / 0, top: 1 / 0, bottom: -1 / 0 };
@@ -8532,45 +8554,34 @@
     const axis = across ? 'x' : 'y';
     const low = across ? shown.left : shown.top;
     const high = across ? shown.right : shown.bottom;
-    const toward = at[axis] >= high ? 'next' : 'previous';
-    const away = filter(mids, (m) => toward === 'next' ? m[axis] >= high && m[axis] <= at[axis]
+    const st = styleOf(track);
+    const reversed = across && !!st && (st.direction === 'rtl') !== (strIndexOf(str(st.flexDirection), 'reverse') >= 0);
+    const ahead = at[axis] >= high;
+    const toward = ahead !== reversed ? 'next' : 'previous';
+    const away = filter(mids, (m) => ahead ? m[axis] >= high && m[axis] <= at[axis]
         : m[axis] <= low && m[axis] >= at[axis]).length;
     return { slide, track, toward, away: mathMax(1, away) };
   }
-  /** Half of `k` or more shows: a slide whose edge peeks past its carousel's (a sub-pixel of UIkit's) is not one shown. */
+  /**
+   * Half of `k` or more shows, or it fills half of the box that clips it (a slide taller than its
+   * carousel): a slide whose edge peeks past its carousel's (a sub-pixel of UIkit's) is not one shown.
+   */
   function slideShows(k, cache) {
     const seen = visibilityOf(k, cache);
     if (!seen.visible) return false;
     const clip = ancestorFacts(composedParent(k), cache).clip;
     const r = seen.rect;
-    if (clip === INFINITE_BOX || !r || r.width <= 0 || r.height <= 0) return true;
-    const w = mathMin(clip.right, r.left + r.width) - mathMax(clip.left, r.left);
-    const h = mathMin(clip.bottom, r.top + r.height) - mathMax(clip.top, r.top);
-    return w * h >= r.width * r.height / 2;
+    if (clip === INFINITE_BOX || seen.view === INFINITE_BOX || !r || r.width <= 0 || r.height <= 0) return true;
+    const w = mathMax(0, mathMin(clip.right, r.left + r.width) - mathMax(clip.left, r.left));
+    const h = mathMax(0, mathMin(clip.bottom, r.top + r.height) - mathMax(clip.top, r.top));
+    const clipArea = (clip.right - clip.left) * (clip.bottom - clip.top);
+    return w * h >= r.width * r.height / 2 || w * h >= clipArea / 2;
   }
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 
   // Whole words ("back", not "background"; "prev", "previous"), or an arrow.
   const NEXT_WORDS = /(^|[^a-z])(next|forward|right|suivant|weiter|siguiente|avanti|volgende|pr[oó]xim[oa]|seguinte|nast[eę]pn[ya])(?![a-z])|[›»→❯⟩▶▸>]/i;
   const PREVIOUS_WORDS = /(^|[^a-z])(prev|previous|back|backward|left|pr[eé]c[eé]dent|zur[uü]ck|anterior|indietro|vorige|poprzedni[a]?)(?![a-z])|[‹«←❮⟨◀◂<]/i;
-
-  /**
-   * The enabled control beside `s.track` (in one of the four boxes around it below <body>, not on
-   * a slide) that moves it toward `s.toward`: its name, label, title, class, id or data attributes say so
-   * ("Next slide", Bootstrap's data-bs-slide="next", Glide's data-glide-dir=">", Embla's
-   * embla__button--next), and not the other way as well. Null when there is none.
-   */
-  function slideControl(s) {
-    let found = null;
-    eachBoxBeside(s.track, (box) => {
-      const hits = pressablesBeside(s.track, box);
-      for (let i = 0; i < hits.length && !found; i++) {
-        if (movesToward(hits[i].el, hits[i].name, s.toward) && isVisible(hits[i].el)) found = hits[i].el;
-      }
-      return found;
-    });
-    return found;
-  }
 
   /** Calls fn with each of the four boxes around `track` below <body>, innermost first, until it returns truthy. */
   function eachBoxBeside(track, fn) {
@@ -8601,79 +8612,94 @@
   }
 
   /**
-   * The box around `s.track` to point at so that its arrow toward `s.toward` shows: the arrow is
-   * there but not seen, and not display:none up to that box (Owl's arrows when nav is off are); the
-   * box shows. Null when there is none.
+   * Whether pointing at `box` (around `s.track`) may show its arrow toward `s.toward`: the arrow is
+   * there, hidden by its opacity, visibility or size (not clipped away or off the page), and not
+   * display:none up to the box (Owl's arrows when nav is off are); the box shows.
    */
-  function hoverShowsControl(s, cache) {
-    let found = null;
-    eachBoxBeside(s.track, (box) => {
-      if (!visibilityOf(box, cache).visible) return false;
-      const arrows = queryAll(box, 'a, button, [role=button]');
-      for (let i = 0; i < arrows.length && !found; i++) {
-        const el = arrows[i];
-        if (composedContains(s.track, el) || visibilityOf(el, cache).visible || !movesToward(el, accessibleName(el, ''), s.toward)) continue;
-        let shown = true;
-        for (let n = el; n && n !== box && shown; n = parentElement(n)) {
-          const st = styleOf(n);
-          shown = !!st && st.display !== 'none';
-        }
-        if (shown) found = box;
+  function hoverShowsControl(s, box, cache) {
+    if (!visibilityOf(box, cache).visible) return false;
+    const arrows = queryAll(box, 'a, button, [role=button]');
+    for (let i = 0; i < arrows.length; i++) {
+      const el = arrows[i];
+      if (composedContains(s.track, el)) continue;
+      const seen = visibilityOf(el, cache);
+      if (seen.visible || !reTest(/opacity|visibility|zero size/, seen.reason) || !movesToward(el, accessibleName(el, ''), s.toward)) continue;
+      let shown = true;
+      for (let n = el; n && n !== box && shown; n = parentElement(n)) {
+        const st = styleOf(n);
+        shown = !!st && st.display !== 'none';
       }
-      return found;
-    });
-    return found;
+      if (shown) return true;
+    }
+    return false;
   }
 
   /**
    * The dot beside `s.track` one step toward `s.toward` from the dot that says it is current: a row
    * of two or more dots of one tag, no more than the slides, holding nothing else shown (a dot may sit
-   * alone in its <li>: Slick's, UIkit's), one of them current by aria-current, aria-selected,
-   * aria-pressed or an active/current/selected class (owl-dot active, is-selected,
-   * swiper-pagination-bullet-active). Dots may have no name (Owl's): {el, label: 'dot 2 of 3'}, or
+   * alone in its <li>: Slick's, UIkit's), that say they are dots (saysDot: not filter chips), one
+   * of them current by aria-current, else an active/current/selected class (owl-dot active,
+   * is-selected, swiper-pagination-bullet-active), else aria-selected or aria-pressed; from the
+   * last round to the first (a loop). Dots may have no name (Owl's): {el, label: 'dot 2 of 3'}, or
    * null when there is none.
    */
-  function slideDot(s, cache) {
+  function slideDot(s, pressables, cache) {
     const slides = filter(children(s.track), (k) => tagOf(k) === tagOf(s.slide)).length;
-    let found = null;
-    eachBoxBeside(s.track, (box) => {
-      const rows = [];
-      each(pressablesBeside(s.track, box), (item) => {
-        let unit = item.el;
-        const up = parentElement(unit);
-        if (up && tagOf(up) === 'li' && children(up).length === 1) unit = up;
-        const row = parentElement(unit);
-        let r = find(rows, (x) => x.row === row);
-        if (!r) push(rows, r = { row, dots: [] });
-        push(r.dots, { unit, el: item.el });
-      });
-      for (let i = 0; i < rows.length && !found; i++) {
-        const dots = rows[i].dots;
-        const n = dots.length;
-        // (tiny-slider keeps a dot a slide, the ones past the pages display:none.)
-        if (n < 2 || n > slides || filter(children(rows[i].row), (k) => visibilityOf(k, cache).visible).length !== n ||
-            find(dots, (d) => tagOf(d.unit) !== tagOf(dots[0].unit))) continue;
-        // (The first sign that picks one dot: Slick moves its active class, not aria-selected.)
-        let current = [];
-        for (let sign = 0; sign < 3 && current.length !== 1; sign++) {
-          current = filter(dots, (d) => isCurrentDot(d.unit, sign) || isCurrentDot(d.el, sign));
-        }
-        if (current.length !== 1) continue;
-        const at = indexOf(dots, current[0]) + (s.toward === 'next' ? 1 : -1);
-        if (at >= 0 && at < n && !isDisabled(dots[at].el) && !leavesOrSubmits(dots[at].el)) {
-          found = { el: dots[at].el, label: 'dot ' + (at + 1) + ' of ' + n };
-        }
+    const rows = [];
+    const rowOf = new B.Map();
+    each(pressables, (item) => {
+      let unit = item.el;
+      const up = parentElement(unit);
+      if (up && tagOf(up) === 'li' && children(up).length === 1) unit = up;
+      const row = parentElement(unit);
+      let r = mapGet(rowOf, row);
+      if (!r) {
+        r = { row, dots: [] };
+        mapSet(rowOf, row, r);
+        push(rows, r);
       }
-      return found;
+      push(r.dots, { unit, el: item.el, name: item.name });
     });
-    return found;
+    for (let i = 0; i < rows.length; i++) {
+      const dots = rows[i].dots;
+      const n = dots.length;
+      // (tiny-slider keeps a dot a slide, the ones past the pages display:none.)
+      if (n < 2 || n > slides || filter(children(rows[i].row), (k) => visibilityOf(k, cache).visible).length !== n ||
+          find(dots, (d) => tagOf(d.unit) !== tagOf(dots[0].unit)) || !find(dots, (d) => saysDot(d, rows[i].row))) continue;
+      // (The first sign that picks one dot: Slick moves its active class, not aria-selected.)
+      let current = [];
+      for (let sign = 0; sign < 3 && current.length !== 1; sign++) {
+        current = filter(dots, (d) => isCurrentDot(d.unit, sign) || isCurrentDot(d.el, sign));
+      }
+      if (current.length !== 1) continue;
+      // (Round the ends: a loop puts its last slide before the first.)
+      const at = (indexOf(dots, current[0]) + (s.toward === 'next' ? 1 : n - 1)) % n;
+      if (!isDisabled(dots[at].el) && !leavesOrSubmits(dots[at].el)) return { el: dots[at].el, label: 'dot ' + (at + 1) + ' of ' + n };
+    }
+    return null;
+  }
+
+  // A dot's own words: a dot, bullet, page or slide, a pager or an indicator ("Go to slide 3",
+  // owl-dot, glide__bullet, "Carousel Page 2"); or a number ("2", "2 / 4"); or no name at all.
+  const DOT_WORDS = /(^|[^a-z])(dots?|bullets?|pagination|pager|indicators?|pages?|slides?|go ?to|carousel)(?![a-z])/i;
+
+  /** Dot `d` (or its row) says it is a carousel's dot, not a filter chip or a tab named by its content. */
+  function saysDot(d, row) {
+    if (!collapse(d.name) || reTest(/^\s*\d+(\s*(\/|of)\s*\d+)?\s*$/, d.name)) return true;
+    let signs = d.name + ' ' + attr(d.unit, 'class') + ' ' + attr(row, 'class') + ' ' + attr(row, 'aria-label');
+    const t = attributeTable(d.el);
+    for (const k in t) {
+      if (k === 'class' || k === 'id' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
+    }
+    return reTest(DOT_WORDS, signs);
   }
 
   /** `el` says it is the current dot by `sign`: 0 aria-current, 1 an active/current/selected class, 2 aria-selected or aria-pressed. */
   function isCurrentDot(el, sign) {
     if (sign === 0) return !!attr(el, 'aria-current') && attr(el, 'aria-current') !== 'false';
     if (sign === 2) return attr(el, 'aria-selected') === 'true' || attr(el, 'aria-pressed') === 'true';
-    return !!find(strSplit(collapse(attr(el, 'class')), ' '), (c) => reTest(/(^|[-_])(active|current|selected)$/i, c));
+    return !!find(strSplit(collapse(attr(el, 'class')), ' '), (c) => reTest(/(^|[-_])(active|current|selected)$/i, c) &&
+        !reTest(/(^|[-_])(not|in|un)[-_]?(active|current|selected)$/i, c));
   }
 
   // ----- submit -----

@@ -722,6 +722,14 @@ test('reveal points at a carousel whose arrows show under the pointer, presses d
   assert.deepStrictEqual([omega.control.text, omega.toward, omega.away], ['‹ Back', 'previous', 1]);
   const beta = await ok(t, { cmd: 'reveal', text: 'Beta' });
   assert.deepStrictEqual([beta.control.text, beta.toward, beta.away], ['Next ›', 'next', 1]);
+  // Filter chips named by what they filter are no dots: nothing to press for the clipped card.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Croissant' }), {});
+  // Slides stacked as a fading carousel's: by their order.
+  const storm = await ok(t, { cmd: 'reveal', text: 'Storm' });
+  assert.deepStrictEqual([storm.control.text, storm.toward, storm.away], ['Next quote', 'next', 1]);
+  // Right to left: the slide on the left is the next one.
+  const tsadi = await ok(t, { cmd: 'reveal', text: 'Tsadi' });
+  assert.deepStrictEqual([tsadi.control.text, tsadi.toward, tsadi.away], ['Next', 'next', 1]);
 });
 
 test('reveal names what opens a closed section around a text: a summary, a collapsed toggle (outermost first), a tab', async () => {
