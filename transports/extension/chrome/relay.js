@@ -252,7 +252,11 @@ async function refused(tabId, method, params, error) {
       await chrome.tabs.get(tabId).catch(() => null)) {
     await ensureAttached(tabId).catch(() => {});
     if (S.scripted[tabId]) return scriptCommand(tabId, method, params);
-    return debuggerCommand({ tabId }, method, params);
+    // (Attached again while the page took in the other extension's frame: refused now.)
+    return debuggerCommand({ tabId }, method, params).catch(async (e) => {
+      if (await toScriptMode(tabId, e)) return scriptCommand(tabId, method, params);
+      throw e;
+    });
   }
   throw error;
 }
