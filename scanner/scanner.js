@@ -1279,6 +1279,8 @@
 
   function isEmptyBox(b) { return b.right - b.left <= 0 || b.bottom - b.top <= 0; }
 
+  function boxArea(b) { return isEmptyBox(b) ? 0 : (b.right - b.left) * (b.bottom - b.top); }
+
   /** !isEmptyBox(intersect(box, boxOf(r))), without allocating (it runs per element). */
   function boxMeetsRect(box, r) {
     return mathMin(box.right, r.left + r.width) - mathMax(box.left, r.left) > 0 &&
@@ -4646,8 +4648,15 @@
     for (let d = 0; d < 5 && kids.length >= 1; d++) {
       if (kids.length >= 2 && cardsSideBySide(kids)) return true;
       let most = kids[0];
-      each(kids, (k) => { if (area(k) > area(most)) most = k; });
-      if (kids.length > 1 && area(most) < area(box) * 0.6) return false;
+      let mostArea = area(most);
+      each(kids, (k) => {
+        const a = area(k);
+        if (a > mostArea) {
+          most = k;
+          mostArea = a;
+        }
+      });
+      if (kids.length > 1 && mostArea < area(box) * 0.6) return false;
       box = most;
       kids = sized(box);
     }
@@ -8502,9 +8511,10 @@
         const at = indexOf(kids, slide);
         let first = -1;
         let last = -1;
+        // (Of one tag with the slide; the others: null.)
+        const shows = map(kids, (k) => tagOf(k) === tagOf(slide) ? slideShows(k, cache) : null);
         for (let i = 0; i < kids.length; i++) {
-          if (tagOf(kids[i]) !== tagOf(slide)) continue;
-          if (slideShows(kids[i], cache)) {
+          if (shows[i]) {
             if (first < 0) first = i;
             last = i;
           }
@@ -8512,7 +8522,7 @@
         if (first >= 0) {
           if (firstOf(track, SLIDE_FIELDS)) return null;
           const r = getRect(slide);
-          const placed = r.width > 0 && r.height > 0 ? placedSlide(slide, track, kids, cache) : null;
+          const placed = r.width > 0 && r.height > 0 ? placedSlide(slide, r, track, kids, shows) : null;
           if (placed) return placed;
           // By their order (display:none as Bootstrap's; stacked as a fading carousel's). Hidden
           // between shown ones: filtered out of a grid, not a slide out of view.
@@ -8526,28 +8536,27 @@
     return null;
   }
   /**
-   * `slide` (laid out, not shown) by where it lies beside the slides that show, along the row they
+   * `slide` (laid out, not shown; its rect `r`; `shows`: which `kids` show, null for another tag) by where it lies beside the slides that show, along the row they
    * form (across, or down for a vertical carousel), not by its place among them: a loop moves its
    * slides round (UIkit's slider puts the first ones after the last); right to left where the
    * track runs so (dir=rtl, row-reverse). `away`: the slides from the shown ones to it, it
    * included. Null when it lies among the shown ones (a grid's, or stacked: a fading carousel's).
    */
-  function placedSlide(slide, track, kids, cache) {
+  function placedSlide(slide, r, track, kids, shows) {
     const shown = { left: 1 / 0, right: -1 / 0, top: 1 / 0, bottom: -1 / 0 };
     const mids = [];
     for (let i = 0; i < kids.length; i++) {
-      if (tagOf(kids[i]) !== tagOf(slide)) continue;
-      const r = getRect(kids[i]);
-      if (slideShows(kids[i], cache)) {
-        shown.left = mathMin(shown.left, r.left);
-        shown.right = mathMax(shown.right, r.left + r.width);
-        shown.top = mathMin(shown.top, r.top);
-        shown.bottom = mathMax(shown.bottom, r.top + r.height);
-      } else if (r.width > 0 && r.height > 0) {
-        push(mids, { x: r.left + r.width / 2, y: r.top + r.height / 2 });
+      if (shows[i] === null) continue;
+      const kr = getRect(kids[i]);
+      if (shows[i]) {
+        shown.left = mathMin(shown.left, kr.left);
+        shown.right = mathMax(shown.right, kr.left + kr.width);
+        shown.top = mathMin(shown.top, kr.top);
+        shown.bottom = mathMax(shown.bottom, kr.top + kr.height);
+      } else if (kr.width > 0 && kr.height > 0) {
+        push(mids, { x: kr.left + kr.width / 2, y: kr.top + kr.height / 2 });
       }
     }
-    const r = getRect(slide);
     const at = { x: r.left + r.width / 2, y: r.top + r.height / 2 };
     const across = at.x >= shown.right || at.x <= shown.left;
     if (!across && at.y < shown.bottom && at.y > shown.top) return null;
@@ -8572,10 +8581,8 @@
     const clip = ancestorFacts(composedParent(k), cache).clip;
     const r = seen.rect;
     if (clip === INFINITE_BOX || seen.view === INFINITE_BOX || !r || r.width <= 0 || r.height <= 0) return true;
-    const w = mathMax(0, mathMin(clip.right, r.left + r.width) - mathMax(clip.left, r.left));
-    const h = mathMax(0, mathMin(clip.bottom, r.top + r.height) - mathMax(clip.top, r.top));
-    const clipArea = (clip.right - clip.left) * (clip.bottom - clip.top);
-    return w * h >= r.width * r.height / 2 || w * h >= clipArea / 2;
+    const seenArea = boxArea(intersect(clip, boxOf(r)));
+    return seenArea >= r.width * r.height / 2 || seenArea >= boxArea(clip) / 2;
   }
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 
@@ -8603,12 +8610,20 @@
   function movesToward(el, name, toward) {
     const words = toward === 'next' ? NEXT_WORDS : PREVIOUS_WORDS;
     const other = toward === 'next' ? PREVIOUS_WORDS : NEXT_WORDS;
-    const t = attributeTable(el);
-    let signs = name;
-    for (const k in t) {
-      if (k === 'class' || k === 'id' || k === 'title' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
-    }
+    const signs = name + ' ' + attributeSigns(el, true);
     return reTest(words, signs) && !reTest(other, signs) && !isDisabled(el) && !leavesOrSubmits(el);
+  }
+
+  /** What `el`'s class, id, aria-label, data attributes (and `withTitle` its title) say, one string. */
+  function attributeSigns(el, withTitle) {
+    const t = attributeTable(el);
+    let signs = '';
+    for (const k in t) {
+      if (k === 'class' || k === 'id' || k === 'aria-label' || (withTitle && k === 'title') || strSlice(k, 0, 5) === 'data-') {
+        signs += ' ' + t[k];
+      }
+    }
+    return signs;
   }
 
   /**
@@ -8682,24 +8697,23 @@
   // A dot's own words: a dot, bullet, page or slide, a pager or an indicator ("Go to slide 3",
   // owl-dot, glide__bullet, "Carousel Page 2"); or a number ("2", "2 / 4"); or no name at all.
   const DOT_WORDS = /(^|[^a-z])(dots?|bullets?|pagination|pager|indicators?|pages?|slides?|go ?to|carousel)(?![a-z])/i;
+  const DOT_NUMBER = /^\s*\d+(\s*(\/|of)\s*\d+)?\s*$/;
+  // A class that says current ("active", "is-selected", "swiper-pagination-bullet-active"), not its opposite ("inactive").
+  const CURRENT_CLASS = /(^|[-_])(active|current|selected)$/i;
+  const NOT_CURRENT_CLASS = /(^|[-_])(not|in|un)[-_]?(active|current|selected)$/i;
 
   /** Dot `d` (or its row) says it is a carousel's dot, not a filter chip or a tab named by its content. */
   function saysDot(d, row) {
-    if (!collapse(d.name) || reTest(/^\s*\d+(\s*(\/|of)\s*\d+)?\s*$/, d.name)) return true;
-    let signs = d.name + ' ' + attr(d.unit, 'class') + ' ' + attr(row, 'class') + ' ' + attr(row, 'aria-label');
-    const t = attributeTable(d.el);
-    for (const k in t) {
-      if (k === 'class' || k === 'id' || k === 'aria-label' || strSlice(k, 0, 5) === 'data-') signs += ' ' + t[k];
-    }
-    return reTest(DOT_WORDS, signs);
+    if (!collapse(d.name) || reTest(DOT_NUMBER, d.name)) return true;
+    return reTest(DOT_WORDS, d.name + ' ' + attr(d.unit, 'class') + ' ' + attr(row, 'class') + ' ' + attr(row, 'aria-label') +
+        attributeSigns(d.el, false));
   }
 
   /** `el` says it is the current dot by `sign`: 0 aria-current, 1 an active/current/selected class, 2 aria-selected or aria-pressed. */
   function isCurrentDot(el, sign) {
     if (sign === 0) return !!attr(el, 'aria-current') && attr(el, 'aria-current') !== 'false';
     if (sign === 2) return attr(el, 'aria-selected') === 'true' || attr(el, 'aria-pressed') === 'true';
-    return !!find(strSplit(collapse(attr(el, 'class')), ' '), (c) => reTest(/(^|[-_])(active|current|selected)$/i, c) &&
-        !reTest(/(^|[-_])(not|in|un)[-_]?(active|current|selected)$/i, c));
+    return !!find(strSplit(collapse(attr(el, 'class')), ' '), (c) => reTest(CURRENT_CLASS, c) && !reTest(NOT_CURRENT_CLASS, c));
   }
 
   // ----- submit -----
