@@ -10,6 +10,7 @@
 #include <limits>
 #include <regex>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -2103,10 +2104,13 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
 }
 
 std::string Page::revealedHow(const Revealed& r, bool purpose) {
-  std::string out = r.pointed ? "pointed at the carousel, pressed " : "pressed ";
+  std::string out = r.pointed ? "pointed at the carousel, " : "";
   for (size_t i = 0; i < r.pressed.size(); ++i) {
     const auto& [name, times] = r.pressed[i];
-    out += (i > 0 ? ", then " : "") + quote(name) + (times > 1 ? " " + std::to_string(times) + " times" : "");
+    // ("pressed A, then B", "dragged the carousel, then pressed A")
+    const bool pressing_on = i > 0 && !r.pressed[i - 1].first.empty();
+    const std::string what = name.empty() ? "dragged the carousel" : (pressing_on ? "" : "pressed ") + quote(name);
+    out += (i > 0 ? ", then " : "") + what + (times > 1 ? " " + std::to_string(times) + " times" : "");
   }
   if (!purpose) return out;
   return out + (r.opened ? " to show it" : " to show its slide");
@@ -2119,9 +2123,13 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
   std::string last_toward;
   bool waited = false;
   bool pointing_tried = false;
+  bool dragged_last = false;  // the last way taken was a drag
   while (!until.expired() && out.presses < kMaxPresses) {
     auto r = scanner_.reveal(text, by, pointing_tried);
-    if (!r) break;
+    if (!r) {
+      spdlog::debug("reveal: {}", r.status().message());
+      break;
+    }
     if (r->shown) {
       out.shown = true;
       break;
@@ -2143,26 +2151,47 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
       if (!scan()) break;
       continue;
     }
-    if (r->control.is_null()) break;
-    spdlog::debug("reveal: {} {} away, {}", r->toward, r->away, r->control.value("text", std::string()));
+    if (r->control.is_null() && r->swipe.is_null()) {
+      spdlog::debug("reveal: no way to {} shown", quote(text));
+      break;
+    }
+    spdlog::debug("reveal: {} {} away, {}", r->toward, r->away,
+                  r->swipe.is_null() ? r->control.value("text", std::string()) : "drag " + r->swipe.dump());
     // (Slides and closed sections count apart: a tab opened on a carousel starts its count.)
     if (r->toward != last_toward) last_away = std::numeric_limits<int>::max();
     if (r->away >= last_away) {
       // Still moving (an animation that settling did not see), or the press did nothing: a
       // moment more, once, then no more presses.
-      if (waited) break;
+      if (waited) {
+        // A drag that moved nothing (a row clipped in a box no hand moves, not a carousel) is not
+        // told, and the caller goes on as if none was made (a long list is scrolled).
+        if (dragged_last && !out.pressed.empty() && out.pressed.back().first.empty()) {
+          if (--out.pressed.back().second == 0) out.pressed.pop_back();
+          --out.presses;
+        }
+        break;
+      }
       waited = true;
       waitForChange(until, Millis(300));
       continue;
     }
-    auto adopted = adopt(*state_.last, {r->control});
-    if (adopted.empty()) break;
-    const Element control = *adopted.front();
-    if (auto pressed = click(control); !pressed) {
-      spdlog::debug("reveal: {} could not be pressed: {}", describe(control), pressed.status().message());
-      break;
+    std::string name;  // (empty: dragged)
+    if (!r->swipe.is_null()) {
+      if (Status dragged = swipe(r->swipe, until); !dragged) {
+        spdlog::debug("reveal: the carousel could not be dragged: {}", dragged.message());
+        break;
+      }
+    } else {
+      auto adopted = adopt(*state_.last, {r->control});
+      if (adopted.empty()) break;
+      const Element control = *adopted.front();
+      if (auto pressed = click(control); !pressed) {
+        spdlog::debug("reveal: {} could not be pressed: {}", describe(control), pressed.status().message());
+        break;
+      }
+      name = !control.text.empty() ? control.text : !r->label.empty() ? r->label : describe(control);
     }
-    const std::string name = !control.text.empty() ? control.text : !r->label.empty() ? r->label : describe(control);
+    dragged_last = name.empty();
     if (!out.pressed.empty() && out.pressed.back().first == name) ++out.pressed.back().second;
     else out.pressed.emplace_back(name, 1);
     out.opened = out.opened || r->toward == "open";
@@ -2174,6 +2203,39 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
   }
   if (out.presses > 0) spdlog::debug("reveal: {} for {}", revealedHow(out), quote(text));
   return out;
+}
+
+Status Page::swipe(const json& gesture, Deadline until) {
+  auto b = backend();
+  if (!b) return b.status();
+  Backend& be = **b;
+  const Point from{gesture.value("x", 0.0), gesture.value("y", 0.0)};
+  const double dx = gesture.value("dx", 0.0), dy = gesture.value("dy", 0.0);
+  const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}); };
+  startAction();
+  LSCOPE_RETURN_IF_ERROR(be.mouseMove(from, until));
+  Point last = from;
+  LSCOPE_RETURN_IF_ERROR(be.mouseButton(from, true, until));
+  // Past the few pixels a carousel waits for before a press is a drag, then on in steps of
+  // about 60 px (a quick hand), a frame each: a library reads the pointer once per frame.
+  const double dist = std::hypot(dx, dy);
+  const int steps = std::clamp(static_cast<int>(std::ceil(dist / 60)), 4, 12);
+  Status moved = Status::ok();
+  for (int i = 0; i <= steps && moved; ++i) {
+    const double f = i == 0 ? std::min(10.0, dist / 2) / dist : static_cast<double>(i) / steps;
+    last = {from.x + dx * f, from.y + dy * f};
+    moved = be.mouseMove(last, until);
+    frame_step();
+  }
+  // Held still before letting go, as a hand that drags a slide over does: the carousel reads no
+  // fling from the last moves (Keen-Slider looks back 200 ms, Embla 170 ms) and stops at the
+  // slide the drag brought, not one or two further.
+  if (moved) std::this_thread::sleep_for(Millis(250));
+  // The button goes up whatever happened, with time of its own: a button left down turns every
+  // later move into a drag.
+  Status released = be.mouseButton(last, false, Deadline::in(Millis(2000)));
+  if (!moved) return moved;
+  return released;
 }
 
 Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {

@@ -287,7 +287,8 @@ class Page {
   // the closed sections around it (scanner `reveal`), a press at a time while each press brings
   // it nearer, as a person presses "Next" or a tab.
   struct Revealed {
-    std::vector<std::pair<std::string, int>> pressed;  // what was pressed (its name), how often, in turn
+    // What was pressed (its name; empty: the carousel was dragged), how often, in turn.
+    std::vector<std::pair<std::string, int>> pressed;
     int presses = 0;
     bool shown = false;   // the text is in view now
     bool opened = false;  // a closed section (a tab, an accordion) was opened, not only a carousel moved
@@ -297,6 +298,9 @@ class Page {
   Revealed revealSlide(const std::string& text, Deadline until, const std::string& by = "");
   // "pressed \"Billing\", then \"Next slide\" 2 times to show it"; "pointed at the carousel, pressed …"
   static std::string revealedHow(const Revealed& r, bool purpose = true);
+  // Drags the carousel as a person does who has no arrows to press (scanner `reveal`'s `swipe`):
+  // presses at {x, y}, moves by {dx, dy} a frame at a time, holds still, lets go.
+  Status swipe(const json& gesture, Deadline until);
   // The page counts its DOM changes from this moment (pointOf before a click or typing in the
   // top document), for settle() to answer at once when the action changed nothing.
   std::optional<Clock::time_point> watch_since_;

@@ -259,6 +259,7 @@ Result<ScannerClient::Revealing> ScannerClient::reveal(const std::string& text, 
   out.shown = r->value("shown", false);
   if (auto c = r->find("control"); c != r->end() && c->is_object()) out.control = *c;
   if (auto h = r->find("hover"); h != r->end() && h->is_object()) out.hover = *h;
+  if (auto g = r->find("swipe"); g != r->end() && g->is_object()) out.swipe = *g;
   out.label = r->value("label", std::string());
   out.toward = r->value("toward", std::string());
   out.away = r->value("away", 0);

@@ -140,6 +140,7 @@ class ScannerClient {
     bool shown = false;
     json control;  // null when there is none
     json hover;    // the carousel to point at first: its arrows show only under the pointer (else null)
+    json swipe;    // {x, y, dx, dy}: the drag that moves a carousel with no arrows or dots (else null)
     std::string label;  // what to call a control with no name ("dot 3 of 4")
     std::string toward;
     int away = 0;

@@ -8392,6 +8392,10 @@
     if (!best) return {};
     const json = (node) => elementJson(register(node).item, true, true, deepActiveElement(TOP_DOC));
     if (best.hover) return { hover: json(best.hover), toward: best.toward, away: best.away };
+    if (best.swipe) {
+      const gesture = swipeGesture(best.swipe);
+      return gesture ? { swipe: gesture, toward: best.toward, away: best.away } : {};
+    }
     const out = { control: json(best.control), toward: best.toward, away: best.away };
     if (best.label) out.label = best.label;
     return out;
@@ -8430,7 +8434,35 @@
       const section = closedSectionOf(el, cache);
       if (section) return section;
     }
-    return way ? { away: s.away, toward: s.toward, control: way.control, hover: way.hover, label: way.label } : null;
+    if (way) return { away: s.away, toward: s.toward, control: way.control, hover: way.hover, label: way.label };
+    // Neither arrows nor dots (Keen-Slider's, Embla's basic setup, a Swiper without its modules):
+    // a person drags the row, where its slides lie side by side and it says it takes drags.
+    return s.axis && takesDrags(s.track) ? { away: s.away, toward: s.toward, swipe: s } : null;
+  }
+
+  /**
+   * Whether `track`, a box around it (up to five) or its first slide says a drag moves it, as the
+   * carousel libraries' own CSS says so: touch-action leaves the browser one axis and keeps the
+   * other (pan-y: Swiper, Keen-Slider, Embla, Flickity, Slick, UIkit) or none, a grab cursor
+   * (Glide), no text selection (Splide, Owl), a class that says drag or swipe. A row clipped in
+   * a box says none of these: a drag there would select text.
+   */
+  function takesDrags(track) {
+    const body = docBody(ownerDocument(track));
+    const nodes = [];
+    const kid = firstElementChild(track);
+    if (kid) push(nodes, kid);
+    for (let n = track, d = 0; n && n !== body && d < 6; n = parentElement(n), d++) push(nodes, n);
+    for (let i = 0; i < nodes.length; i++) {
+      const st = styleOf(nodes[i]);
+      if (!st) continue;
+      const touch = str(st.touchAction);
+      if (touch === 'none' || reTest(/pan-y/, touch) !== reTest(/pan-x/, touch) || reTest(/grab|move/, str(st.cursor)) ||
+          (str(st.userSelect) || str(st.webkitUserSelect)) === 'none' || reTest(/drag|swip/i, attr(nodes[i], 'class') || '')) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -8569,7 +8601,7 @@
     const toward = ahead !== reversed ? 'next' : 'previous';
     const away = filter(mids, (m) => ahead ? m[axis] >= high && m[axis] <= at[axis]
         : m[axis] <= low && m[axis] >= at[axis]).length;
-    return { slide, track, toward, away: mathMax(1, away) };
+    return { slide, track, toward, away: mathMax(1, away), axis, ahead };
   }
   /**
    * Half of `k` or more shows, or it fills half of the box that clips it (a slide taller than its
@@ -8584,6 +8616,79 @@
     const seenArea = boxArea(intersect(clip, boxOf(r)));
     return seenArea >= r.width * r.height / 2 || seenArea >= boxArea(clip) / 2;
   }
+  /**
+   * The drag that moves `s.track` one slide toward `s.slide`, as a person drags a carousel that has
+   * no arrows or dots: {x, y, dx, dy} in the viewport, the track scrolled into view first. The
+   * drag is one slide's pitch (the least distance between neighbouring slides), or 80% of what the
+   * carousel shows where a slide is wider, and starts where the carousel shows no control, link or
+   * picture (a press on a link starts the browser's own drag of it). Null when no point of the
+   * track can be pressed (something covers it).
+   */
+  function swipeGesture(s) {
+    const track = s.track;
+    scrollIntoView(track, { block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    const cache = newVisibilityCache();
+    const vp = viewportSize(TOP_DOC);
+    const across = s.axis === 'x';
+    // What the carousel shows: its clip, on the screen; across the row, the track's own height
+    // (along it the track moves: a row moved on by a transform is mostly out of its clip).
+    const own = boxOf(getRect(track));
+    const clip = intersect(ancestorFacts(track, cache).clip, { left: 0, top: 0, right: vp.width, bottom: vp.height });
+    const region = across ? { left: clip.left, right: clip.right, top: mathMax(clip.top, own.top), bottom: mathMin(clip.bottom, own.bottom) }
+        : { left: mathMax(clip.left, own.left), right: mathMin(clip.right, own.right), top: clip.top, bottom: clip.bottom };
+    if (isEmptyBox(region)) return null;
+    const low = across ? region.left : region.top;
+    const high = across ? region.right : region.bottom;
+    let centres = [];
+    each(children(track), (k) => {
+      const r = getRect(k);
+      if (r.width > 0 && r.height > 0) push(centres, across ? r.left + r.width / 2 : r.top + r.height / 2);
+    });
+    centres = sortBy(centres, (c) => c);
+    let pitch = 1 / 0;
+    for (let i = 1; i < centres.length; i++) if (centres[i] - centres[i - 1] > 1) pitch = mathMin(pitch, centres[i] - centres[i - 1]);
+    const extent = high - low;
+    const margin = mathMin(24, extent / 10);
+    // One slide a drag, as far as the slides lie apart, or 80% of a slide wider than the carousel
+    // shows (past half: the next one). (Embla moves one slide a drag: a longer drag, held,
+    // brings it back where it was.)
+    const d = mathMin(pitch, 0.8 * extent, extent - 2 * margin);
+    if (!(d > 8)) return null;
+    // The slide ahead comes in as the row moves back: the drag goes from the far edge back.
+    const sign = s.ahead ? -1 : 1;
+    const crossLow = across ? region.top : region.left;
+    const crossSpan = (across ? region.bottom : region.right) - crossLow;
+    let fallback = null;
+    const heights = [0.5, 0.3, 0.7, 0.15, 0.85];
+    for (let i = 0; i < heights.length; i++) {
+      const f = heights[i];
+      for (let shift = 0; shift <= extent - d - 2 * margin; shift += mathMax(8, (extent - d) / 6)) {
+        const along = sign < 0 ? high - margin - shift : low + margin + shift;
+        const cross = crossLow + crossSpan * f;
+        const x = across ? along : cross;
+        const y = across ? cross : along;
+        const hit = deepElementFromPoint(TOP_DOC, x, y);
+        if (!hit || !composedContains(track, hit)) continue;
+        const gesture = { x: round(x), y: round(y), dx: across ? round(sign * d) : 0, dy: across ? 0 : round(sign * d) };
+        if (!pressedForItself(hit, track)) return gesture;
+        if (!fallback) fallback = gesture;
+      }
+    }
+    return fallback;
+  }
+
+  /** Whether a press on `el` (inside `track`) is one for `el` or a thing around it: a control, a link, a picture, a field. */
+  function pressedForItself(el, track) {
+    for (let n = el; n && n !== track; n = composedParent(n)) {
+      if (SWIPE_AVOIDS[localName(n)] || attr(n, 'draggable') === 'true' || hasAttribute(n, 'onclick') ||
+          hasAttribute(n, 'contenteditable') || reTest(/^(button|link|checkbox|radio|switch|tab|menuitem|option|slider|textbox)$/, attr(n, 'role') || '')) {
+        return true;
+      }
+    }
+    return false;
+  }
+  const SWIPE_AVOIDS = { a: 1, button: 1, input: 1, select: 1, textarea: 1, label: 1, summary: 1, img: 1, video: 1, audio: 1, iframe: 1, canvas: 1 };
+
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 
   // Whole words ("back", not "background"; "prev", "previous"), or an arrow.

@@ -730,6 +730,20 @@ test('reveal points at a carousel whose arrows show under the pointer, presses d
   // Right to left: the slide on the left is the next one.
   const tsadi = await ok(t, { cmd: 'reveal', text: 'Tsadi' });
   assert.deepStrictEqual([tsadi.control.text, tsadi.toward, tsadi.away], ['Next', 'next', 1]);
+  // No arrows, no dots, a row that says it takes drags: the drag that brings the next slide, from
+  // its right-hand part back by 80% of the 300 px it shows, started where no button is.
+  const lathe = await ok(t, { cmd: 'reveal', text: 'Lathe' });
+  assert.deepStrictEqual([lathe.toward, lathe.away, lathe.swipe.dx, lathe.swipe.dy], ['next', 2, -240, 0]);
+  const under = await t.evalTest(`(x, y) => {
+    const v = document.querySelector('#swiped .viewport').getBoundingClientRect();
+    const at = document.elementFromPoint(x, y);
+    return { inside: x > v.left + 240 && x < v.right && y > v.top && y < v.bottom, slide: !!at.closest('#strack'), button: !!at.closest('button') };
+  }`, lathe.swipe.x, lathe.swipe.y);
+  assert.deepStrictEqual(under, { inside: true, slide: true, button: false });
+  // Moved on to the last slide: the first one is dragged back, the other way.
+  await t.evalTest("() => { document.getElementById('strack').style.transform = 'translateX(-600px)'; }");
+  const kiln = await ok(t, { cmd: 'reveal', text: 'Kiln' });
+  assert.deepStrictEqual([kiln.toward, kiln.away, kiln.swipe.dx], ['previous', 2, 240]);
 });
 
 test('reveal names what opens a closed section around a text: a summary, a collapsed toggle (outermost first), a tab', async () => {

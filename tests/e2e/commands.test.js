@@ -566,6 +566,19 @@ describe('long lists', () => {
   });
 });
 
+describe('carousels', () => {
+  it('a carousel that says it takes drags but does not move under one: the drag is not told as a way taken, and nothing is pressed', async () => {
+    await ok('goto', { url: `${site.base}/e2e-pages/still-carousel.html` });
+    const still = await fails('click', { target: '"Listen" near "Lighthouses"', timeout: 3000 });
+    assert.match(still, /^error click: no visible text "Lighthouses" on the page for near/);
+    assert.doesNotMatch(still, /dragged/);
+    assert.match(await pageText(), /nothing playing/);
+    // The carousel is where it was: the first two still show.
+    assert.match(await ok('click', { target: '"Listen" near "Night trains"' }), /^ok click/);
+    assert.match(await pageText(), /playing Night trains/);
+  });
+});
+
 describe('the state a widget shows', () => {
   it('the open tab, the expanded accordion section and menu are listed, and a click that changes them says so', async () => {
     // ARIA tabs whose panels hold only text: which tab is open is all that changes in the list.
