@@ -2123,7 +2123,10 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
   std::string last_toward;
   bool waited = false;
   bool pointing_tried = false;
-  bool dragged_last = false;  // the last way taken was a drag
+  // A drag not yet seen to move the carousel: the look after it shows the slide, or nearer, or
+  // the other way (past it). One that is not seen so, whatever ends the presses, is not told,
+  // and the caller goes on as if none was made (a long list is scrolled).
+  bool unconfirmed_drag = false;
   while (!until.expired() && out.presses < kMaxPresses) {
     auto r = scanner_.reveal(text, by, pointing_tried);
     if (!r) {
@@ -2132,8 +2135,10 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
     }
     if (r->shown) {
       out.shown = true;
+      unconfirmed_drag = false;
       break;
     }
+    if (r->toward != last_toward || r->away < last_away) unconfirmed_drag = false;
     if (!state_.last) break;
     // Its arrows show only under the pointer (UIkit's uk-hidden-hover): the pointer goes over the
     // carousel, once, as a person's does, and the page is looked at again.
@@ -2162,21 +2167,15 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
     if (r->away >= last_away) {
       // Still moving (an animation that settling did not see), or the press did nothing: a
       // moment more, once, then no more presses.
-      if (waited) {
-        // A drag that moved nothing (a row clipped in a box no hand moves, not a carousel) is not
-        // told, and the caller goes on as if none was made (a long list is scrolled).
-        if (dragged_last && !out.pressed.empty() && out.pressed.back().first.empty()) {
-          if (--out.pressed.back().second == 0) out.pressed.pop_back();
-          --out.presses;
-        }
-        break;
-      }
+      if (waited) break;
       waited = true;
       waitForChange(until, Millis(300));
       continue;
     }
     std::string name;  // (empty: dragged)
     if (!r->swipe.is_null()) {
+      // (A drag, the carousel's settling and a look after it take a second or more.)
+      if (until.remaining() < Millis(1500)) break;
       if (Status dragged = swipe(r->swipe, until); !dragged) {
         spdlog::debug("reveal: the carousel could not be dragged: {}", dragged.message());
         break;
@@ -2191,7 +2190,7 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
       }
       name = !control.text.empty() ? control.text : !r->label.empty() ? r->label : describe(control);
     }
-    dragged_last = name.empty();
+    unconfirmed_drag = name.empty();
     if (!out.pressed.empty() && out.pressed.back().first == name) ++out.pressed.back().second;
     else out.pressed.emplace_back(name, 1);
     out.opened = out.opened || r->toward == "open";
@@ -2200,6 +2199,11 @@ Page::Revealed Page::revealSlide(const std::string& text, Deadline until, const 
     last_toward = r->toward;
     waited = false;
     settle();
+  }
+  // (A drag that moved nothing: a row clipped in a box that no hand moves, not a carousel.)
+  if (unconfirmed_drag && !out.pressed.empty() && out.pressed.back().first.empty()) {
+    if (--out.pressed.back().second == 0) out.pressed.pop_back();
+    --out.presses;
   }
   if (out.presses > 0) spdlog::debug("reveal: {} for {}", revealedHow(out), quote(text));
   return out;
@@ -2211,14 +2215,19 @@ Status Page::swipe(const json& gesture, Deadline until) {
   Backend& be = **b;
   const Point from{gesture.value("x", 0.0), gesture.value("y", 0.0)};
   const double dx = gesture.value("dx", 0.0), dy = gesture.value("dy", 0.0);
+  const double dist = std::hypot(dx, dy);
+  if (!(dist >= 1)) return Status(codes::kParameterInvalid, "a drag of no length: " + gesture.dump());
   const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}); };
   startAction();
   LSCOPE_RETURN_IF_ERROR(be.mouseMove(from, until));
   Point last = from;
-  LSCOPE_RETURN_IF_ERROR(be.mouseButton(from, true, until));
+  if (Status pressed = be.mouseButton(from, true, until); !pressed) {
+    // (The browser may have taken the press before the answer was late: never a button left down.)
+    (void)be.mouseButton(from, false, Deadline::in(Millis(2000)));
+    return pressed;
+  }
   // Past the few pixels a carousel waits for before a press is a drag, then on in steps of
   // about 60 px (a quick hand), a frame each: a library reads the pointer once per frame.
-  const double dist = std::hypot(dx, dy);
   const int steps = std::clamp(static_cast<int>(std::ceil(dist / 60)), 4, 12);
   Status moved = Status::ok();
   for (int i = 0; i <= steps && moved; ++i) {
@@ -2230,7 +2239,7 @@ Status Page::swipe(const json& gesture, Deadline until) {
   // Held still before letting go, as a hand that drags a slide over does: the carousel reads no
   // fling from the last moves (Keen-Slider looks back 200 ms, Embla 170 ms) and stops at the
   // slide the drag brought, not one or two further.
-  if (moved) std::this_thread::sleep_for(Millis(250));
+  if (moved) std::this_thread::sleep_for(std::min(Millis(250), until.remaining()));
   // The button goes up whatever happened, with time of its own: a button left down turns every
   // later move into a drag.
   Status released = be.mouseButton(last, false, Deadline::in(Millis(2000)));

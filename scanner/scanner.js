@@ -8441,28 +8441,53 @@
   }
 
   /**
-   * Whether `track`, a box around it (up to five) or its first slide says a drag moves it, as the
-   * carousel libraries' own CSS says so: touch-action leaves the browser one axis and keeps the
-   * other (pan-y: Swiper, Keen-Slider, Embla, Flickity, Slick, UIkit) or none, a grab cursor
-   * (Glide), no text selection (Splide, Owl), a class that says drag or swipe. A row clipped in
-   * a box says none of these: a drag there would select text.
+   * Whether the carousel of `track` says a drag moves it, as the carousel libraries' own CSS says
+   * so, on the track, the boxes from it up to the one that clips its slides and two more (the
+   * carousel's own root), or its first slide: touch-action that leaves the browser one axis and
+   * keeps the other (pan-y: Swiper, Keen-Slider, Embla, Flickity, Slick, UIkit), a grab cursor
+   * (Glide), no text selection (Splide's track, Owl's slides). A cursor or a selection rule counts
+   * only where that box sets it, not where it inherits it (an app that turns selection off
+   * everywhere is no carousel). A row clipped in a box says none of these: a drag there would
+   * select text, or move a card of a sortable list.
    */
   function takesDrags(track) {
-    const body = docBody(ownerDocument(track));
-    const nodes = [];
+    const nodes = carouselBoxes(track);
     const kid = firstElementChild(track);
     if (kid) push(nodes, kid);
-    for (let n = track, d = 0; n && n !== body && d < 6; n = parentElement(n), d++) push(nodes, n);
     for (let i = 0; i < nodes.length; i++) {
-      const st = styleOf(nodes[i]);
+      const n = nodes[i];
+      const st = styleOf(n);
       if (!st) continue;
       const touch = str(st.touchAction);
-      if (touch === 'none' || reTest(/pan-y/, touch) !== reTest(/pan-x/, touch) || reTest(/grab|move/, str(st.cursor)) ||
-          (str(st.userSelect) || str(st.webkitUserSelect)) === 'none' || reTest(/drag|swip/i, attr(nodes[i], 'class') || '')) {
-        return true;
-      }
+      if (n !== kid && reTest(/pan-y/, touch) !== reTest(/pan-x/, touch)) return true;
+      const parent = composedParent(n);
+      const up = parent && nodeType(parent) === 1 ? styleOf(parent) : null;
+      if (reTest(/grab/, str(st.cursor)) && !(up && up.cursor === st.cursor)) return true;
+      if (selection(st) === 'none' && !(up && selection(up) === 'none')) return true;
     }
     return false;
+  }
+
+  /** A computed style's user-select (WebKit's prefixed one where it has no other). */
+  function selection(st) { return str(st.userSelect) || str(st.webkitUserSelect); }
+
+  /** `track`, the boxes around it up to the one that clips its slides, and two more: the carousel's. */
+  function carouselBoxes(track) {
+    const body = docBody(ownerDocument(track));
+    const out = [];
+    let past = -1;
+    for (let n = track, d = 0; n && n !== body && d < 8 && past < 2; n = parentElement(n), d++) {
+      push(out, n);
+      if (past >= 0) past++;
+      else if (clipsItsContent(n)) past = 0;
+    }
+    return out;
+  }
+
+  /** Whether `el` cuts what it holds to its box (overflow other than visible, or clip). */
+  function clipsItsContent(el) {
+    const st = styleOf(el);
+    return !!st && (str(st.overflowX) !== 'visible' || str(st.overflowY) !== 'visible');
   }
 
   /**
@@ -8626,7 +8651,10 @@
    */
   function swipeGesture(s) {
     const track = s.track;
-    scrollIntoView(track, { block: 'nearest', inline: 'nearest', behavior: 'instant' });
+    // The box that clips the slides is scrolled into view, not the track: a track wider than its
+    // box would have that box scrolled along, behind the carousel's back.
+    const boxes = carouselBoxes(track);
+    scrollIntoView(find(boxes, clipsItsContent) || track, { block: 'nearest', inline: 'nearest', behavior: 'instant' });
     const cache = newVisibilityCache();
     const vp = viewportSize(TOP_DOC);
     const across = s.axis === 'x';
@@ -8658,7 +8686,6 @@
     const sign = s.ahead ? -1 : 1;
     const crossLow = across ? region.top : region.left;
     const crossSpan = (across ? region.bottom : region.right) - crossLow;
-    let fallback = null;
     const heights = [0.5, 0.3, 0.7, 0.15, 0.85];
     for (let i = 0; i < heights.length; i++) {
       const f = heights[i];
@@ -8668,26 +8695,36 @@
         const x = across ? along : cross;
         const y = across ? cross : along;
         const hit = deepElementFromPoint(TOP_DOC, x, y);
-        if (!hit || !composedContains(track, hit)) continue;
-        const gesture = { x: round(x), y: round(y), dx: across ? round(sign * d) : 0, dy: across ? 0 : round(sign * d) };
-        if (!pressedForItself(hit, track)) return gesture;
-        if (!fallback) fallback = gesture;
+        if (!hit || !composedContains(track, hit) || pressedForItself(hit, track)) continue;
+        return { x: round(x), y: round(y), dx: across ? round(sign * d) : 0, dy: across ? 0 : round(sign * d) };
       }
     }
-    return fallback;
+    // Every point is on a link or a control (slides that are one link each): the press would
+    // follow it where the carousel does not stop the click after a drag. Not dragged.
+    return null;
   }
 
-  /** Whether a press on `el` (inside `track`) is one for `el` or a thing around it: a control, a link, a picture, a field. */
+  /**
+   * Whether a press on `el` (inside `track`) is one for `el` or a thing around it: a control, a
+   * link, a picture, a field, a box that sets a pointer cursor of its own (a card that listens
+   * for clicks); above the track, a link or a button around the whole carousel.
+   */
   function pressedForItself(el, track) {
-    for (let n = el; n && n !== track; n = composedParent(n)) {
-      if (SWIPE_AVOIDS[localName(n)] || attr(n, 'draggable') === 'true' || hasAttribute(n, 'onclick') ||
-          hasAttribute(n, 'contenteditable') || reTest(/^(button|link|checkbox|radio|switch|tab|menuitem|option|slider|textbox)$/, attr(n, 'role') || '')) {
-        return true;
-      }
+    let inside = true;
+    for (let n = el; n && nodeType(n) === 1; n = composedParent(n)) {
+      if (n === track) inside = false;
+      const tag = localName(n);
+      if (tag === 'a' || tag === 'button' || INTERACTIVE_ROLES[ariaRole(n)]) return true;
+      if (!inside) continue;
+      if (SWIPE_AVOIDS[tag] || attr(n, 'draggable') === 'true' || hasAttribute(n, 'onclick') || hasAttribute(n, 'contenteditable')) return true;
+      const st = styleOf(n);
+      const parent = composedParent(n);
+      const up = parent && nodeType(parent) === 1 ? styleOf(parent) : null;
+      if (st && st.cursor === 'pointer' && !(up && up.cursor === 'pointer')) return true;
     }
     return false;
   }
-  const SWIPE_AVOIDS = { a: 1, button: 1, input: 1, select: 1, textarea: 1, label: 1, summary: 1, img: 1, video: 1, audio: 1, iframe: 1, canvas: 1 };
+  const SWIPE_AVOIDS = { input: 1, select: 1, textarea: 1, label: 1, summary: 1, img: 1, video: 1, audio: 1, iframe: 1, canvas: 1 };
 
   const SLIDE_FIELDS = 'input:not([type=hidden]):not([type=button]):not([type=submit]):not([type=reset]), select, textarea';
 

@@ -744,6 +744,10 @@ test('reveal points at a carousel whose arrows show under the pointer, presses d
   await t.evalTest("() => { document.getElementById('strack').style.transform = 'translateX(-600px)'; }");
   const kiln = await ok(t, { cmd: 'reveal', text: 'Kiln' });
   assert.deepStrictEqual([kiln.toward, kiln.away, kiln.swipe.dx], ['previous', 2, 240]);
+  // Text selection turned off far around (inherited, not set by the row's own boxes): not dragged.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Quince' }), {});
+  // Every slide a link: a drag would start on one and might follow it.
+  assert.deepStrictEqual(await ok(t, { cmd: 'reveal', text: 'Medlar' }), {});
 });
 
 test('reveal names what opens a closed section around a text: a summary, a collapsed toggle (outermost first), a tab', async () => {
