@@ -9710,10 +9710,12 @@
   // is then `done_quiet` ms and `done_frames` frames, animations counted (the still window after
   // an action the page ignored), and the answer says `done`. The registry is asked again when
   // the short spell ends: work that came during it (an image's load handler, a transition's end)
-  // is waited for (its followed timers, then the spell as asked), and the answer is not `done`.
+  // is waited for (its followed timers, then the spell as asked), and the answer is not `done`;
+  // so is work the registry says is open when the call starts.
 
   function cmdWaitQuiet(cmd) {
-    let workDone = param(cmd, 'done_quiet', null) !== null && askTopRegistry('wq', ['wdone', 'wopen']) === 'wdone';
+    const asked = param(cmd, 'done_quiet', null) !== null ? askTopRegistry('wq', ['wdone', 'wopen']) : null;
+    let workDone = asked === 'wdone';
     const timeout = countParam(cmd, 'timeout', 600);
     // `frames`: the spell also spans this many animation frames, so a reaction the page makes in
     // its next frame (requestAnimationFrame, a transition started by a style change) is seen
@@ -9820,6 +9822,18 @@
       });
       observeRoots(mo);
       cap = B.setTimeout(() => finish(false), timeout);
+      if (asked === 'wopen') {
+        // Work that came after the action's timers were waited for and before this call (a
+        // 50 ms transition that ended in between, on a loaded machine, and set its timers) is
+        // waited for as work that comes during the short spell is: its followed timers, then
+        // the spell as asked.
+        waiting = true;
+        cmdWaitTimers({ timeout }).then(() => {
+          waiting = false;
+          if (!done) arm();
+        });
+        return;
+      }
       arm();
     });
   }

@@ -291,6 +291,20 @@ test('wait_quiet with done_quiet: the short spell only when the action\'s work w
     // end's timers are then waited for there, and the spell finds nothing to do (no change, no
     // animation in it). Work that came during the spell is never a short one.
     if (faded.spell.changes > 0 || faded.spell.animated > 0) assert.ok(!faded.spell.done, JSON.stringify(faded));
+    // The transition ended after the timers were waited for and before the spell was asked for
+    // (seen on a loaded machine): the work its end set is open when the spell starts, and its
+    // timers are waited for all the same.
+    await t.evalTest(`() => { const f = document.getElementById('faded'); f.style.transition = 'none'; f.style.opacity = '0.2';
+      f.getBoundingClientRect(); f.style.transition = 'opacity 50ms linear'; document.getElementById('out').textContent = ''; }`);
+    const p = await ok(t, { cmd: 'point', id: byText(s, 'Fade in'), watch: true });
+    await t.click(p.x, p.y);
+    await ok(t, { cmd: 'watched' });
+    await ok(t, { cmd: 'wait_timers', timeout: 3000 });
+    await t.evalTest(`() => new Promise((resolve) => { const f = document.getElementById('faded');
+      if (!f.getAnimations().length) resolve(true); else f.addEventListener('transitionend', () => resolve(true), { once: true }); })`);
+    const open = await ok(t, { cmd: 'wait_quiet', quiet: 80, done_quiet: 5, done_frames: 2, timeout: 3000 });
+    assert.strictEqual(await pageText(t, '#out'), 'faded in', JSON.stringify(open));
+    assert.ok(!open.done, JSON.stringify(open));
   }
   // Work it cannot follow to its end: the long spell, everywhere, and nothing left pending (a
   // port whose partner went to the window as the page loaded delivers elsewhere: its message is
