@@ -10,7 +10,6 @@
 #include <limits>
 #include <regex>
 #include <set>
-#include <thread>
 #include <utility>
 
 #include <spdlog/spdlog.h>
@@ -1789,6 +1788,41 @@ Result<std::string> Page::hover(const Element& el) {
   return std::string();
 }
 
+namespace {
+
+// The mouse button goes up whatever happens after the press, with time of its own (the
+// command's may be spent): a button left down turns every later move into a drag.
+struct ButtonUp {
+  Backend& be;
+  const Point& at;
+  bool armed = true;
+  Status done = Status::ok();
+  void now() {
+    if (armed) done = be.mouseButton(at, false, Deadline::in(Millis(2000)));
+    armed = false;
+  }
+  ~ButtonUp() { now(); }
+};
+
+// How long a hand that drags a carousel holds still before it lets go (past the time the
+// libraries look back for a fling).
+constexpr Millis kHoldStill(220);
+
+// A hand's way from `from` by (dx, dy): past the distance most libraries wait for before a press
+// becomes a drag (5-8 px), then on in steps of at most `step_px`, between 4 and `max_steps`
+// (a frame each: a library reads the pointer once per frame).
+std::vector<Point> handPath(Point from, double dx, double dy, double step_px, int max_steps) {
+  double dist = std::hypot(dx, dy);
+  if (dist < 1) dx = 0, dy = 1, dist = 1;
+  const double lift = std::min(10.0, std::max(dist / 2, 1.0));
+  std::vector<Point> path{{from.x + dx / dist * lift, from.y + dy / dist * lift}};
+  const int steps = std::clamp(static_cast<int>(std::ceil(dist / step_px)), 4, max_steps);
+  for (int i = 1; i <= steps; ++i) path.push_back({from.x + dx * i / steps, from.y + dy * i / steps});
+  return path;
+}
+
+}  // namespace
+
 Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline until) {
   // The place is looked for in the scan `el` came from (its ids are that scan's). Found only in
   // a later scan, the scanner's ids have moved on: perform() looks for both again.
@@ -1836,31 +1870,11 @@ Result<std::string> Page::drag(const Element& el, const TargetSpec& to, Deadline
   const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}, frame); };
   LSCOPE_RETURN_IF_ERROR(be.mouseMove(*from, deadline));
   Point last = *from;
-  // The button goes up whatever happens after the press, with time of its own (the command's
-  // may be spent): a button left down turns every later move into a drag.
-  struct Release {
-    Backend& be;
-    const Point& at;
-    bool armed = true;
-    Status done = Status::ok();
-    void now() {
-      if (armed) done = be.mouseButton(at, false, Deadline::in(Millis(2000)));
-      armed = false;
-    }
-    ~Release() { now(); }
-  } release{be, last};
+  ButtonUp release{be, last};
   if (Status pressed = be.mouseButton(*from, true, deadline); !pressed) return pressed;
   const auto gesture = [&]() -> Status {
     frame_step();
-    // Past the distance most libraries wait for before a press becomes a drag (5-8 px), then on
-    // in steps of at most 40 px, a frame each: a library reads the pointer once per frame.
-    double dx = at->x - from->x, dy = at->y - from->y;
-    double dist = std::hypot(dx, dy);
-    if (dist < 1) dx = 0, dy = 1, dist = 1;
-    const double lift = std::min(10.0, std::max(dist / 2, 1.0));
-    std::vector<Point> path{{from->x + dx / dist * lift, from->y + dy / dist * lift}};
-    int steps = std::clamp(static_cast<int>(std::ceil(dist / 40)), 4, 25);
-    for (int i = 1; i <= steps; ++i) path.push_back({from->x + dx * i / steps, from->y + dy * i / steps});
+    std::vector<Point> path = handPath(*from, at->x - from->x, at->y - from->y, 40, 25);
     // A last small move over the place: some libraries decide where the item goes on the move
     // after it arrived (the first one over a new list only enters it).
     path.push_back({at->x, at->y + 1});
@@ -2215,36 +2229,26 @@ Status Page::swipe(const json& gesture, Deadline until) {
   Backend& be = **b;
   const Point from{gesture.value("x", 0.0), gesture.value("y", 0.0)};
   const double dx = gesture.value("dx", 0.0), dy = gesture.value("dy", 0.0);
-  const double dist = std::hypot(dx, dy);
-  if (!(dist >= 1)) return Status(codes::kParameterInvalid, "a drag of no length: " + gesture.dump());
-  const auto frame_step = [&] { scanner_.call({{"cmd", "drag"}, {"op", "frame"}}); };
+  if (!(std::hypot(dx, dy) >= 1)) return Status(codes::kParameterInvalid, "a drag of no length: " + gesture.dump());
   startAction();
   LSCOPE_RETURN_IF_ERROR(be.mouseMove(from, until));
   Point last = from;
-  if (Status pressed = be.mouseButton(from, true, until); !pressed) {
-    // (The browser may have taken the press before the answer was late: never a button left down.)
-    (void)be.mouseButton(from, false, Deadline::in(Millis(2000)));
-    return pressed;
+  // (Armed before the press: the browser may take a press whose answer comes late.)
+  ButtonUp release{be, last};
+  LSCOPE_RETURN_IF_ERROR(be.mouseButton(from, true, until));
+  // A quick hand: steps of about 60 px.
+  for (const Point& p : handPath(from, dx, dy, 60, 12)) {
+    LSCOPE_RETURN_IF_ERROR(be.mouseMove(p, until));
+    last = p;
+    scanner_.call({{"cmd", "drag"}, {"op", "frame"}});
   }
-  // Past the few pixels a carousel waits for before a press is a drag, then on in steps of
-  // about 60 px (a quick hand), a frame each: a library reads the pointer once per frame.
-  const int steps = std::clamp(static_cast<int>(std::ceil(dist / 60)), 4, 12);
-  Status moved = Status::ok();
-  for (int i = 0; i <= steps && moved; ++i) {
-    const double f = i == 0 ? std::min(10.0, dist / 2) / dist : static_cast<double>(i) / steps;
-    last = {from.x + dx * f, from.y + dy * f};
-    moved = be.mouseMove(last, until);
-    frame_step();
-  }
-  // Held still before letting go, as a hand that drags a slide over does: the carousel reads no
-  // fling from the last moves (Keen-Slider looks back 200 ms, Embla 170 ms) and stops at the
-  // slide the drag brought, not one or two further.
-  if (moved) std::this_thread::sleep_for(std::min(Millis(250), until.remaining()));
-  // The button goes up whatever happened, with time of its own: a button left down turns every
-  // later move into a drag.
-  Status released = be.mouseButton(last, false, Deadline::in(Millis(2000)));
-  if (!moved) return moved;
-  return released;
+  // Held still until the carousel has stood still under the hand for longer than it looks back
+  // for a fling (Keen-Slider 200 ms, Embla 170 ms): let go, it stops at the slide the drag
+  // brought, not one or two further.
+  scanner_.call({{"cmd", "wait_quiet"}, {"quiet", kHoldStill.count()}, {"frames", 1},
+                 {"timeout", std::max<long long>(0, std::min(Millis(1000), until.remaining()).count())}});
+  release.now();
+  return release.done;
 }
 
 Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const ActOptions& o) {

@@ -4388,12 +4388,7 @@
     // A box hidden from assistive technology that shows a person nothing either (CodeMirror's
     // fold gutter on a line that folds nothing; its hidden marker sizes the column).
     if (closestAttr(c.el, 'aria-hidden', null) === 'true' && !drawsSomething(c.el)) return 0;
-    if (why & BY_POINTER) {
-      const st = styleOf(c.el);
-      const parent = composedParent(c.el);
-      const up = parent ? styleOf(parent) : null;
-      if (!st || st.cursor !== 'pointer' || (up && up.cursor === 'pointer')) why &= ~BY_POINTER;
-    }
+    if ((why & BY_POINTER) && ownStyle(c.el, cursorOf) !== 'pointer') why &= ~BY_POINTER;
     return why;
   }
 
@@ -8460,16 +8455,26 @@
       if (!st) continue;
       const touch = str(st.touchAction);
       if (n !== kid && reTest(/pan-y/, touch) !== reTest(/pan-x/, touch)) return true;
-      const parent = composedParent(n);
-      const up = parent && nodeType(parent) === 1 ? styleOf(parent) : null;
-      if (reTest(/grab/, str(st.cursor)) && !(up && up.cursor === st.cursor)) return true;
-      if (selection(st) === 'none' && !(up && selection(up) === 'none')) return true;
+      if (reTest(/grab/, ownStyle(n, cursorOf)) || ownStyle(n, selectionOf) === 'none') return true;
     }
     return false;
   }
 
-  /** A computed style's user-select (WebKit's prefixed one where it has no other). */
-  function selection(st) { return str(st.userSelect) || str(st.webkitUserSelect); }
+  /**
+   * `read(style)` of `el` where `el` sets it itself, not where it inherits it (its parent's is
+   * another): '' else. A cursor or a user-select said by a box far around counts for none.
+   */
+  function ownStyle(el, read) {
+    const st = styleOf(el);
+    if (!st) return '';
+    const parent = composedParent(el);
+    const up = parent && nodeType(parent) === 1 ? styleOf(parent) : null;
+    const value = read(st);
+    return up && read(up) === value ? '' : value;
+  }
+  function cursorOf(st) { return str(st.cursor); }
+  /** user-select (WebKit's prefixed one where it has no other). */
+  function selectionOf(st) { return str(st.userSelect) || str(st.webkitUserSelect); }
 
   /** `track`, the boxes around it up to the one that clips its slides, and two more: the carousel's. */
   function carouselBoxes(track) {
@@ -8484,10 +8489,10 @@
     return out;
   }
 
-  /** Whether `el` cuts what it holds to its box (overflow other than visible, or clip). */
+  /** Whether `el` cuts what it holds to its box. */
   function clipsItsContent(el) {
     const st = styleOf(el);
-    return !!st && (str(st.overflowX) !== 'visible' || str(st.overflowY) !== 'visible');
+    return !!st && !!clipsOverflow(st);
   }
 
   /**
@@ -8716,11 +8721,10 @@
       const tag = localName(n);
       if (tag === 'a' || tag === 'button' || INTERACTIVE_ROLES[ariaRole(n)]) return true;
       if (!inside) continue;
-      if (SWIPE_AVOIDS[tag] || attr(n, 'draggable') === 'true' || hasAttribute(n, 'onclick') || hasAttribute(n, 'contenteditable')) return true;
-      const st = styleOf(n);
-      const parent = composedParent(n);
-      const up = parent && nodeType(parent) === 1 ? styleOf(parent) : null;
-      if (st && st.cursor === 'pointer' && !(up && up.cursor === 'pointer')) return true;
+      if (SWIPE_AVOIDS[tag] || attr(n, 'draggable') === 'true' || hasAttribute(n, 'onclick') || hasAttribute(n, 'contenteditable') ||
+          ownStyle(n, cursorOf) === 'pointer') {
+        return true;
+      }
     }
     return false;
   }
@@ -9758,11 +9762,7 @@
           spell++; // this spell's other callbacks (a frame's, the fallback's) are over
           B.clearTimeout(timer);
           B.clearTimeout(fallback);
-          waiting = true; // changes meanwhile are counted; the spell starts when the work has run
-          cmdWaitTimers({ timeout: mathMax(0, timeout - (now() - t0)) }).then(() => {
-            waiting = false;
-            if (!done) arm();
-          });
+          afterWork();
           return;
         }
         const running = animations ? finiteAnimations(movesOrShows) : [];
@@ -9780,6 +9780,14 @@
           } catch (e) {
             // no finished promise: the cap ends the wait
           }
+        });
+      };
+      // Changes meanwhile are counted; the spell starts when the work's followed timers have run.
+      const afterWork = () => {
+        waiting = true;
+        cmdWaitTimers({ timeout: mathMax(0, timeout - (now() - t0)) }).then(() => {
+          waiting = false;
+          if (!done) arm();
         });
       };
       const arm = () => {
@@ -9822,19 +9830,11 @@
       });
       observeRoots(mo);
       cap = B.setTimeout(() => finish(false), timeout);
-      if (asked === 'wopen') {
-        // Work that came after the action's timers were waited for and before this call (a
-        // 50 ms transition that ended in between, on a loaded machine, and set its timers) is
-        // waited for as work that comes during the short spell is: its followed timers, then
-        // the spell as asked.
-        waiting = true;
-        cmdWaitTimers({ timeout }).then(() => {
-          waiting = false;
-          if (!done) arm();
-        });
-        return;
-      }
-      arm();
+      // Work that came after the action's timers were waited for and before this call (a 50 ms
+      // transition that ended in between, on a loaded machine, and set its timers) is waited for
+      // as work that comes during the short spell is.
+      if (asked === 'wopen') afterWork();
+      else arm();
     });
   }
 
