@@ -110,6 +110,7 @@ std::string normalizeUrl(const std::string& raw) {
 void BrowserState::forgetPage() {
   last.reset();
   last_document.clear();
+  scanner_ids.clear();
 }
 
 Page::Page(BrowserState& state, const PageEnv& env, Deadline dl, const CallContext& c)
@@ -183,12 +184,21 @@ Result<PageScan> Page::scan(const ScanRequest& request, bool remember) {
   } else {
     state_.ids.assign(*page, state_.last ? &*state_.last : nullptr);
   }
+  state_.scanner_ids.clear();
+  for (const auto& e : page->elements) state_.scanner_ids[{e.frame, e.id}] = e.scanner_id;
   if (remember) {
     state_.last_document = doc;
     state_.last = *page;
     last_fresh_ = true;
   }
   return page;
+}
+
+Element Page::current(const Element& el) const {
+  Element now = el;
+  auto it = state_.scanner_ids.find({el.frame, el.id});
+  if (it != state_.scanner_ids.end()) now.scanner_id = it->second;
+  return now;
 }
 
 void Page::scanFrames(PageScan& page, const ScanRequest& request) {
@@ -711,7 +721,8 @@ void Page::startAction() {
   unheard_ok_ = false;  // only the action just made may skip the still window
 }
 
-Result<std::string> Page::click(const Element& el, const ClickOptions& o) {
+Result<std::string> Page::click(const Element& given, const ClickOptions& o) {
+  const Element el = current(given);
   startAction();
   auto b = backend();
   if (!b) return b.status();
@@ -757,7 +768,8 @@ Status Page::guardedClick(Backend& b, const Element& el, Point at, MouseButton b
   return Status::ok();
 }
 
-Result<std::string> Page::type(const Element& el, const std::string& text, bool clear) {
+Result<std::string> Page::type(const Element& given, const std::string& text, bool clear) {
+  const Element el = current(given);
   startAction();
   if (el.type == "slider") return setSlider(el, text);
   if (!typable(el)) {
@@ -1191,9 +1203,18 @@ Status Page::clearForTyping(Backend& b, const Element& el) {
       if (n && *n == 0) return Status::ok();
     } else {
       // Empty, or the mask's drawing only ("(___) ___-____", "dd/mm/yyyy"): the old text is gone.
+      const auto gone = [&](const Result<json>& v) {
+        return v && v->is_string() && (alnumOnly(v->get<std::string>()).empty() || !showsTyped(v->get<std::string>(), *el.value));
+      };
       auto v = scanner_.getValue(el.scanner_id, el.frame);
-      if (v && v->is_string() && (alnumOnly(v->get<std::string>()).empty() || !showsTyped(v->get<std::string>(), *el.value))) {
-        return Status::ok();
+      if (gone(v)) return Status::ok();
+      // Nothing went: the field refused the select-all (UI5's StepInput takes Ctrl+A for a
+      // character it does not accept, and cancels it). A person deletes from the end.
+      const std::string now = v && v->is_string() ? v->get<std::string>() : "";
+      if (!now.empty() && now == *el.value && utf16Length(now) <= 64) {
+        LSCOPE_RETURN_IF_ERROR(b.pressKey("End", 0, deadline));
+        for (size_t i = 0, n = utf16Length(now); i < n; ++i) LSCOPE_RETURN_IF_ERROR(b.pressKey("Backspace", 0, deadline));
+        if (gone(scanner_.getValue(el.scanner_id, el.frame))) return Status::ok();
       }
     }
   }
@@ -1247,7 +1268,7 @@ Result<std::string> Page::typedLanded(const Element& el, const std::string& text
       // more is known; as typed, it landed; else it is said, and the caller types again at a
       // typist's pace. (Read whole: a scan's values are cut short.)
       settle();
-      auto v = scanner_.getValue(el.scanner_id, el.frame);
+      auto v = scanner_.getValue(current(el).scanner_id, el.frame);  // (scanned since: `now`)
       if (v && v->is_string()) {
         if (showsTyped(v->get<std::string>(), text)) return std::string();
         shown = v->get<std::string>();
@@ -1269,7 +1290,8 @@ Result<std::vector<std::string>> Page::selectList(const Element& el, const json&
   return chosen;
 }
 
-Result<std::string> Page::select(const Element& el, const json& option) {
+Result<std::string> Page::select(const Element& given, const json& option) {
+  const Element el = current(given);
   startAction();
   if (el.type == "slider") return setSlider(el, option.is_string() ? option.get<std::string>() : option.dump());
   bool native = el.tag == "select";
@@ -1568,9 +1590,11 @@ std::optional<std::string> Page::closeOpenList(const std::string& cover, int& tr
   }
   auto away = pointAfter(cover, "click away at");
   if (!away) return std::nullopt;
+  const bool escaped = tries == 1;
   tries = 2;
   if (!(*b)->mouseClick(*away, MouseButton::kLeft, 1, 0, until)) return std::nullopt;
-  return std::string("clicked beside an open list that covered it: Escape did not close it");
+  return std::string("clicked beside an open list that covered it") +
+         (escaped ? ": Escape did not close it" : ": Escape would have undone the text typed");
 }
 
 const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
@@ -1586,7 +1610,8 @@ const Element* Page::dialogConfirmButton(const PageScan& page, int member) {
   return confirm;
 }
 
-Result<std::string> Page::setChecked(const Element& el, bool want) {
+Result<std::string> Page::setChecked(const Element& given, bool want) {
+  const Element el = current(given);
   startAction();
   if (el.type != "checkbox" && el.type != "radio" && !el.checked) {
     // A row or card named by what it shows, holding one checkbox (AG Grid's selection box in its
@@ -2106,6 +2131,8 @@ Result<Page::Located> Page::locate(const TargetSpec& target, Deadline until, std
         }
         return false;
       }
+      // What the scrolls started runs first, as after an action (scanner seek armed the registry).
+      if (seen->moved) scanner_.waitTimers(std::min<long long>(1000, until.remaining().count()));
       spdlog::debug("locate: scrolled a list to {} ({} steps, {})", quote(text), seen->steps, elapsedSince(seek_started));
       grace = Deadline(std::max(until.at(), seek_until.value_or(until).capped(kAfterSeek).at()));
     }

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,6 +30,10 @@ struct BrowserState {
   IdAllocator ids;
   std::optional<PageScan> last;   // the last full scan of the top document (+ its frames)
   std::string last_document;      // the scanner's token of that document
+  // What the scanner calls each element of its latest scan of each frame, by (frame, agent id):
+  // every scan renumbers the scanner's map, also one not kept as `last` (an element held from an
+  // earlier scan would otherwise be addressed by an id that now names something else).
+  std::map<std::pair<std::string, int>, int> scanner_ids;
   std::vector<std::string> secrets;    // values never shown again
   std::vector<std::string> tab_order;  // backend tab ids in the order first seen
   // The field the agent last typed into: submit_form submits its form (issue 12 item 4).
@@ -159,6 +164,9 @@ class Page {
   // --- actions: the one implementation of each ---
   // Each acts on an element of the current scan with trusted input at scanner-computed points,
   // and returns a note for the action log ("" or " (synthetic events)") or why it failed.
+  // `el` as the scanner knows it now: its id of the latest scan (ids of an older one may name
+  // another element since), else as given.
+  Element current(const Element& el) const;
   Result<std::string> click(const Element& el, const ClickOptions& o = {});
   Result<std::string> type(const Element& el, const std::string& text, bool clear = true);
   // Native <select>s by option text, value or index; custom dropdowns (select2, tom-select,

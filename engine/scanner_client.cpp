@@ -245,6 +245,7 @@ Result<ScannerClient::Sought> ScannerClient::seek(const std::string& text, Milli
   s.boxes = r->value("boxes", 0);
   s.timed_out = r->value("timed_out", false);
   s.steps = r->value("steps", 0);
+  s.moved = r->value("moved", false);
   return s;
 }
 

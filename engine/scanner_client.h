@@ -130,6 +130,7 @@ class ScannerClient {
     int boxes = 0;          // lists that draw only the rows in view
     bool timed_out = false;
     int steps = 0;          // scrolls made
+    bool moved = false;     // found, and a list scrolled to it
   };
   Result<Sought> seek(const std::string& text, Millis timeout) const;
   // reveal: `text` on a slide its carousel does not show or in a closed section, and the control

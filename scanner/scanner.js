@@ -1258,8 +1258,10 @@
       return true;
     }
     if (position !== 'absolute' && position !== 'fixed') return false;
-    const clip = str(st.clip);
-    return clip !== 'auto' && reTest(/^rect\(\s*0(px)?[\s,]+0(px)?[\s,]+0(px)?[\s,]+0(px)?\s*\)$/, clip);
+    // rect(top, right, bottom, left) that shows no area: rect(0 0 0 0), or rect(1px, 1px, 1px,
+    // 1px) (UI5's hidden texts).
+    const m = B.reExec(/^rect\(\s*(-?[\d.]+)(?:px)?[\s,]+(-?[\d.]+)(?:px)?[\s,]+(-?[\d.]+)(?:px)?[\s,]+(-?[\d.]+)(?:px)?\s*\)$/, str(st.clip));
+    return !!m && (+m[3] <= +m[1] || +m[2] <= +m[4]);
   }
 
   function boxOf(r) {
@@ -1443,6 +1445,28 @@
    */
   function labelText(label) {
     return collapse(textWithoutControls(label, 0, true)) || collapse(textWithoutControls(label, 0));
+  }
+
+  // What a screen reader hears of an option's state before its name ("Not Selected,": UI5's list
+  // items say it in a hidden span): no part of what a person reads.
+  const HIDDEN_STATE = /^(not selected|selected|unselected|checked|not checked|unchecked)[,.:;]?$/i;
+
+  /** `text` less the state words an option says only to screen readers (HIDDEN_STATE). */
+  function withoutHiddenState(el, text) {
+    if (!text) return text;
+    let hidden = null;
+    try {
+      hidden = elQsa(el, 'span, div');
+    } catch (e) {
+      return text;
+    }
+    for (let i = 0; i < hidden.length && i < 12; i++) {
+      const said = collapse(textContent(hidden[i]));
+      if (!said || !reTest(HIDDEN_STATE, said) || !screenReaderOnly(hidden[i])) continue;
+      const rest = collapse(strReplace(' ' + text + ' ', ' ' + said + ' ', ' '));
+      if (rest) return rest;
+    }
+    return text;
   }
 
   /** Clipped to nothing for the eye, there for a screen reader (.sr-only, .visually-hidden). */
@@ -1809,6 +1833,7 @@
       if (label) return label;
     }
     let content = contentText(el);
+    if (kind === 'option' || kind === 'item') content = withoutHiddenState(el, content);
     // A <button> with nothing to read inside is named by its <label for> (Ant Design's Switch).
     if (tag === 'button' && !reTest(/[\p{L}\p{N}]/u, content)) {
       const label = controlLabelText(el);
@@ -1861,7 +1886,8 @@
     // The words first (cheap; every button of a scan is asked), the field only for a step word.
     // (Class words split at camelCase too: "incrementTrigger".)
     const named = name && reTest(/^(increment|increase|decrement|decrease)\b/i, name) ? name : '';
-    const said = attr(el, 'data-direction') + ' ' + attr(el, 'data-part') + ' ' + named + ' ' +
+    // (A shadow part names the piece as data-part does: Vaadin's part="increase-button".)
+    const said = attr(el, 'data-direction') + ' ' + attr(el, 'data-part') + ' ' + attr(el, 'part') + ' ' + named + ' ' +
         strReplace(attr(el, 'class'), /([a-z])([A-Z])/g, '$1 $2');
     const words = strSplit(lc(collapse(said)), /[\s_-]+/);
     let step = '';
@@ -1870,7 +1896,8 @@
       else if (reTest(STEP_DOWN, words[i])) step = 'Decrease';
     }
     if (!step) return '';
-    for (let n = parentElement(el), depth = 0; n && depth < 3; n = parentElement(n), depth++) {
+    // (Through a shadow root: Vaadin's buttons sit in the field's shadow, its input in its light DOM.)
+    for (let n = composedParent(el), depth = 0; n && depth < 3; n = composedParent(n), depth++) {
       if (firstOf(n, 'input[type=number], input[inputmode=numeric], input[inputmode=decimal], [role=spinbutton]')) return step;
     }
     return '';
@@ -2434,8 +2461,10 @@
     // A button that opens a listbox and shows a choice is a select (Tailwind Plus's el-select,
     // Headless UI's Listbox); so is the toggle drawn for an out-of-sight <select> (Preline's
     // Advanced Select; not the chips' "Remove item" buttons of choices.js).
-    if (tag === 'button' && !role && ((opensListbox(el) && reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) ||
-        (hasAttribute(el, 'aria-expanded') && originalSelectOf(el)))) return 'select';
+    // (Or a role=button box that does: Vaadin's vaadin-select-value-button.)
+    if (((tag === 'button' && !role) || (role === 'button' && tag !== 'a' && tag !== 'input')) &&
+        ((opensListbox(el) && reTest(/[\p{L}\p{N}]/u, str(safeInnerText(el)))) ||
+        (tag === 'button' && hasAttribute(el, 'aria-expanded') && originalSelectOf(el)))) return 'select';
     if (tag === 'button' || tag === 'summary') return role === 'link' ? 'link' : 'button';
     if (tag === 'a' && hasAttribute(el, 'href')) return role === 'button' ? 'button' : 'link';
     switch (role) {
@@ -3214,7 +3243,8 @@
    * it is the one control of (Radix's RadioGroup under a plain heading), or ''.
    */
   function legendOf(el) {
-    for (let n = flatParent(el), depth = 0; n && depth < 6; n = flatParent(n), depth++) {
+    // (Eight boxes up: Vaadin's radio input is slotted through its button's and its group's shadows.)
+    for (let n = flatParent(el), depth = 0; n && depth < 8; n = flatParent(n), depth++) {
       if (ariaRole(n) === 'radiogroup') {
         const text = labelledByText(n, false) || collapse(attr(n, 'aria-label'));
         if (text) return text;
@@ -4384,10 +4414,13 @@
    */
   function confirmClickable(c) {
     let why = c.why;
-    if ((insideInteractive(c.el) && !removesChosenItem(c.el)) || labelsAControl(c.el)) return 0;
+    if ((insideInteractive(c.el) && !removesChosenItem(c.el)) || labelsAControl(c.el) || framesSlottedLabel(c.el)) return 0;
     // A box hidden from assistive technology that shows a person nothing either (CodeMirror's
     // fold gutter on a line that folds nothing; its hidden marker sizes the column).
-    if (closestAttr(c.el, 'aria-hidden', null) === 'true' && !drawsSomething(c.el)) return 0;
+    // Nor one that shows only a required field's asterisk (Vaadin's required indicator, which
+    // focuses its field): the field says it is required.
+    if (closestAttr(c.el, 'aria-hidden', null) === 'true' &&
+        (!drawsSomething(c.el) || (collapse(textContent(c.el)) || drawnGlyph(c.el)) === '*')) return 0;
     if ((why & BY_POINTER) && ownStyle(c.el, cursorOf) !== 'pointer') why &= ~BY_POINTER;
     return why;
   }
@@ -4401,16 +4434,24 @@
     const inside = queryAll(el, '*');
     const drawnByCss = (n) => {
       const st = styleOf(n);
-      if (st && st.backgroundImage && st.backgroundImage !== 'none') return true;
+      if (st && ((st.backgroundImage && st.backgroundImage !== 'none') || masksAPicture(st))) return true;
       return find(['::before', '::after'], (p) => {
         const ps = pseudoStyleOf(n, p);
         const content = ps ? str(ps.content) : '';
-        return content !== '' && content !== 'none' && content !== 'normal' && content !== '""';
+        // (An empty ::before whose picture is a mask over its colour: Vaadin's Lumo icons.)
+        return (content !== '' && content !== 'none' && content !== 'normal' && content !== '""') ||
+            (content === '""' && masksAPicture(ps));
       }) !== null;
     };
     return drawnByCss(el) || find(sliceArr(inside, 0, mathMin(inside.length, 30)), drawnByCss) !== null;
   }
   const PICTURES = 'img, svg, canvas, video, picture';
+
+  /** Whether a computed style paints its box through a mask picture (an icon drawn by CSS). */
+  function masksAPicture(st) {
+    const mask = st ? str(st.maskImage || st.webkitMaskImage) : '';
+    return mask !== '' && mask !== 'none';
+  }
 
   /**
    * A plain cross inside a combobox that listens or takes the focus: a chosen item's remove
@@ -4421,6 +4462,28 @@
     if (!reTest(CLOSE_GLYPH, collapse(textContent(el)) || drawnGlyph(el))) return false;
     for (let n = composedParent(el), depth = 0; n && depth < 6; n = composedParent(n), depth++) {
       if (ariaRole(n) === 'combobox') return true;
+    }
+    return false;
+  }
+
+  /**
+   * A component's label part that shows nothing but a slotted <label> (Vaadin's div part=label
+   * around <slot name=label>, whose click focuses the field): the label, not a control.
+   */
+  function framesSlottedLabel(el) {
+    if (!isShadowRoot(getRootNode(el)) || collapse(textContent(el))) return false;
+    const slots = queryAll(el, 'slot');
+    for (let i = 0; i < slots.length && i < 4; i++) {
+      let assigned = [];
+      try {
+        assigned = B.slotAssignedNodes(slots[i], { flatten: true });
+      } catch (e) {
+        assigned = [];
+      }
+      for (let j = 0; j < assigned.length; j++) {
+        const n = assigned[j];
+        if (nodeType(n) === ELEMENT_NODE && (tagOf(n) === 'label' || labelsAControl(n))) return true;
+      }
     }
     return false;
   }
@@ -4571,6 +4634,19 @@
           }
         });
         continue;
+      }
+      if (!inner.size && item.why !== 0 && (shadowRoot(item.el) || firstOf(item.el, 'slot'))) {
+        // Units it shows through slots come elsewhere in document order (Vaadin's overlay, in the
+        // date picker's shadow root, shows the calendar and buttons of the picker's light DOM):
+        // a box around two or more of them is their wrapper, as one around them in place.
+        let held = 0;
+        for (let j = 0; j < n && held < 2; j++) {
+          if (j !== i && !setHas(drop, items[j]) && insideForUnits(item.el, items[j].el)) held++;
+        }
+        if (held >= 2) {
+          setAdd(drop, item);
+          continue;
+        }
       }
       if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item)) ||
           (item.why !== 0 && inner.size && holdsDialogTitle(item.el)) || (item.why !== 0 && holdsCards(item.el))) {
@@ -6552,7 +6628,7 @@
       // (A target made inert while a list is open, by the list's widget: Headless UI's
       // Combobox makes the rest of the page inert; a person's click closes the list first.)
       const list = typingOnList || (hit && !composedContains(hit, item.el) ? openListOver(hit, item)
-          : inInert(item.el) ? openListBeside(item) : null);
+          : inInert(item.el) ? openListBeside(item) : null) || openPickerOfFocus(item);
       const away = list ? clickAwayPoint(list, item.ctx.chain) : null;
       const who = list ? 'is covered by an open list (' + describe(composedContains(hit, item.el) ? list : hit) +
           (away ? ', click away at (' + round(away.x) + ', ' + round(away.y) + ')' : '') +
@@ -6616,6 +6692,33 @@
       const title = id ? byIdInRoot(dialog, id) : null;
       return !!title && nodeContains(box, title);
     }) !== null;
+  }
+
+  /**
+   * The popup the focused field has open (aria-expanded, aria-haspopup: a date picker's calendar
+   * it opened as its text was typed), when `item` is outside it: a person leaves the field by a
+   * click beside the popup, which closes it keeping the text (Vaadin's date picker: its overlay
+   * takes every click on the page while open, the first one outside closes it). Its popup is the
+   * one aria-controls names, else a dialog, grid, listbox or tree in the component around it
+   * (its light or shadow tree, up to 3 boxes up). null when there is none.
+   */
+  function openPickerOfFocus(item) {
+    const a = deepActiveElement(TOP_DOC);
+    if (!a || a === item.el || composedContains(item.el, a) || attr(a, 'aria-expanded') !== 'true') return null;
+    const popupKind = lc(attr(a, 'aria-haspopup'));
+    if (!popupKind || popupKind === 'false') return null;
+    const cache = newVisibilityCache();
+    const shown = (n) => !!n && !composedContains(n, item.el) && actionVisibility(n, cache).visible;
+    const controlled = strSplit(collapse(attr(a, 'aria-controls')), ' ')[0];
+    const named = controlled ? byIdInRoot(a, controlled) : null;
+    if (named) return shown(named) ? named : null;
+    const POPUPS = '[role=dialog], [role=grid], [role=listbox], [role=tree]';
+    for (let n = composedParent(a), depth = 0; n && depth < 3; n = composedParent(n), depth++) {
+      const sr = shadowRoot(n);
+      const found = find(queryAll(n, POPUPS), shown) || (sr ? find(queryAll(sr, POPUPS), shown) : null);
+      if (found) return found;
+    }
+    return null;
   }
 
   /** Whether `el` is inside an inert subtree (it takes no clicks and no focus). */
@@ -8093,6 +8196,9 @@
     const until = B.now() + mathMax(0, +param(cmd, 'timeout_ms', 3000) || 0);
     const boxes = partlyDrawnBoxes();
     let steps = 0;
+    // The timers the page's scroll handlers start are followed (wait_timers after it): a list may
+    // take no click for a moment after it scrolled (Vaadin's calendar ignores taps 300 ms).
+    if (boxes.length) askTopRegistry('tarm', []);
     for (const box of boxes) {
       const start = scrollTop(box);
       const hit = await seekIn(box, want, start, until, () => steps++);
@@ -8165,6 +8271,17 @@
     // Rows out of a box's view are clipped, yet drawn; on the page, hidden text is not a row.
     const direct = elementsWithText(want, [box], true, !isPageScroller(box))[0];
     if (direct) return direct;
+    // Drawn through slots or shadow roots (Vaadin's month scroller): the text's own element,
+    // where the box shows it.
+    if (!isPageScroller(box)) {
+      let flat = null;
+      eachFlatText(box, 5000, (t) => {
+        if (flat || !contains_(lc(collapse(nodeValue(t))), want)) return;
+        const el = parentElement(t);
+        if (el) flat = el;
+      });
+      if (flat) return flat;
+    }
     // The text split over several elements ("Rosa <b>Quinn</b>"): the innermost that holds it all.
     if (!contains_(lc(collapse(safeInnerText(box))), want)) return null;
     let el = box;
@@ -8277,14 +8394,51 @@
   /** The boxes of the elements whose text `box` draws (the first 5,000 text nodes). */
   function drawnTextRects(box) {
     const out = [];
-    const walker = docCreateTreeWalker(ownerDocument(box), box, 4 /* SHOW_TEXT */);
-    for (let t = walker.nextNode(), seen = 0; t && seen < 5000; t = walker.nextNode(), seen++) {
-      if (!reTest(/\S/, nodeValue(t))) continue;
+    eachFlatText(box, 5000, (t) => {
+      if (!reTest(/\S/, nodeValue(t))) return;
       const el = parentElement(t);
       const r = el ? getRect(el) : null;
       if (r && r.height) push(out, r);
-    }
+    });
     return out;
+  }
+
+  /**
+   * Calls visit(textNode) for the first `max` text nodes `box` draws, in the flat tree: through
+   * shadow roots, and through slots to what they show (Vaadin's infinite scroller: its box in a
+   * shadow root holds slots, the months it draws are the host's children, each with a shadow of its
+   * own). Returns the element count walked, bounded too.
+   */
+  function eachFlatText(box, max, visit) {
+    const stack = [box];
+    let texts = 0;
+    let walked = 0;
+    while (stack.length && texts < max && walked < 4 * SEEK_WALK_MAX) {
+      const n = stack.pop();
+      walked++;
+      if (nodeType(n) === 3) {
+        texts++;
+        visit(n);
+        continue;
+      }
+      if (nodeType(n) !== ELEMENT_NODE && !isShadowRoot(n)) continue;
+      let kids = null;
+      const sr = nodeType(n) === ELEMENT_NODE ? shadowRoot(n) : null;
+      if (nodeType(n) === ELEMENT_NODE && localName(n) === 'slot') {
+        try {
+          kids = B.slotAssignedNodes(n, { flatten: true });
+        } catch (e) {
+          kids = null;
+        }
+        if (kids && !kids.length) kids = null;
+      }
+      if (!kids) {
+        kids = [];
+        for (let c = firstChild(sr || n); c; c = nextSibling(c)) push(kids, c);
+      }
+      for (let i = kids.length - 1; i >= 0; i--) push(stack, kids[i]);
+    }
+    return walked;
   }
 
   /** Pixels to scroll: `amount`, or 80% of the viewport (or container) for "page"/default. */

@@ -1281,3 +1281,45 @@ test('an option that shows its state as a checkbox of its own is one unit: the o
   // The box keeps its name: the count its label gained is for screen readers only.
   assert.strictEqual(after.elements.find((e) => e.type === 'select').text, 'Permissions');
 });
+
+test('shadow parts: step buttons drawn as CSS masks are the field\'s Increase and Decrease; its asterisk and label part are no controls; a role=button box opening a listbox is a select; an option\'s hidden state words are no part of its name; an overlay showing slotted buttons is no control; a radio slotted through two shadows answers to its group', async () => {
+  const t = await open('shadow_parts.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const named = (text) => s.elements.filter((e) => e.text === text);
+  assert.deepStrictEqual(named('Increase').map((e) => e.type), ['button']);
+  assert.deepStrictEqual(named('Decrease').map((e) => e.type), ['button']);
+  // The required asterisk and the label part only focus the field: the field is the one unit.
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === '*').map((e) => e.selector), []);
+  assert.deepStrictEqual(named('Guests').map((e) => e.type), ['input']);
+  assert.deepStrictEqual(s.elements.filter((e) => /^Travel class/.test(e.text)).map((e) => e.type), ['select']);
+  assert.deepStrictEqual(s.elements.filter((e) => e.type === 'option').map((e) => e.text), ['Hotel', 'Rental car']);
+  assert.deepStrictEqual(s.elements.filter((e) => /Today/.test(e.text)).map((e) => e.text), ['Today']);
+  const card = named('Company card')[0];
+  assert.ok(card && (card.aliases || []).includes('Paid with'), JSON.stringify(card));
+  await ok(t, { cmd: 'click', id: named('Increase')[0].id });
+  assert.strictEqual(await t.evalTest("() => document.querySelector('#guests input').value"), '2');
+});
+
+test('seek finds text a scroller draws through slots, in the shadow roots of what it shows', async () => {
+  const t = await open('shadow_parts.html');
+  await ok(t, { cmd: 'scan' });
+  const scroller = "() => document.getElementById('months').shadowRoot.getElementById('scroller').scrollTop";
+  const before = await t.evalTest(scroller);
+  const hit = await ok(t, { cmd: 'seek', text: 'May 2026', timeout_ms: 3000 });
+  assert.deepStrictEqual([hit.found, hit.moved], [true, true]);
+  assert.ok(await t.evalTest(scroller) > before);
+  assert.strictEqual((await ok(t, { cmd: 'seek', text: 'August 2026', timeout_ms: 1500 })).found, false);
+});
+
+test('a click elsewhere while the focused field\'s own picker takes every click is covered by that open picker, to be clicked away from, not escaped (the field holds typed text)', async () => {
+  const t = await open('shadow_parts.html');
+  await t.evalTest(`() => {
+    const date = document.getElementById('date');
+    date.focus();
+    date.value = '3/2/2026';
+    date.dispatchEvent(new Event('input', { bubbles: true }));
+  }`);
+  const s = await ok(t, { cmd: 'scan' });
+  const message = await err(t, { cmd: 'point', id: byText(s, 'Next step'), check: 'click' }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.match(message, /is covered by an open list \(.*click away at \(\d+, \d+\), no Escape\)/);
+});
