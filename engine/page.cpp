@@ -1340,7 +1340,12 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     auto cands = findCandidates(want, page, hooks(page));
     if (cands) {
       for (const Element* e : *cands) {
-        if (isOption(*e) && e->id != el.id) return *e;
+        // Before the widget is opened, only an option proper (an inline listbox's, a list left
+        // open): a cell or list item that reads the same elsewhere is no choice of this widget
+        // (a grid's "Manager" behind a dialog's Role select).
+        // Once it is open, an item that was there before is no choice it offers either.
+        const bool proper = e->type == "option" || e->attributes.value("role", "") == "option";
+        if (isOption(*e) && e->id != el.id && (proper || (open && !known.count(e->id)))) return *e;
       }
     }
     if (!open) return std::nullopt;

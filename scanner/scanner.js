@@ -5557,6 +5557,28 @@
     return null;
   }
 
+  /**
+   * The text field (input or combobox) that `popup` is the open popup of, or null: one that is
+   * expanded, says it has a popup, and names `popup` (aria-controls) or stands beside it in the
+   * same component (up to two boxes up: Vaadin's calendar beside its input in the date picker).
+   */
+  function fieldPopupOwner(popup) {
+    const FIELD = 'input[aria-expanded=true][aria-haspopup], [role=combobox][aria-expanded=true][aria-haspopup]';
+    const id = elId(popup);
+    for (let n = composedParent(popup), depth = 0; n && depth < 2; n = composedParent(n), depth++) {
+      const tag = tagOf(n);
+      if (tag === 'body' || tag === 'html') break;
+      const fields = queryAll(n, FIELD);
+      for (let i = 0; i < fields.length; i++) {
+        const f = fields[i];
+        if (lc(attr(f, 'aria-haspopup')) === 'false' || composedContains(popup, f)) continue;
+        const controls = strSplit(collapse(attr(f, 'aria-controls')), ' ');
+        if (!attr(f, 'aria-controls') || (id && includes(controls, id))) return f;
+      }
+    }
+    return null;
+  }
+
   function isDialogish(el) {
     return tagOf(el) === 'dialog' || ariaRole(el) === 'dialog' || ariaRole(el) === 'alertdialog' ||
         attr(el, 'aria-modal') === 'true';
@@ -6059,6 +6081,9 @@
         reTest(PAT.toastAttr, signals);
     const claim = (name, fields, extra) => claimPattern(pc, name, el, fields, extra);
     if (!text && !own.length) return null;
+    // A text field's own picker is part of the field, as its list is: not a popup to dismiss
+    // (Vaadin's date picker calendar, whose "Cancel" undoes the date typed).
+    if (dialogish && fieldPopupOwner(el)) return null;
     if (toastish && !dialogish && text && (close || isFixed(el)) && !coversViewport(el, pc.vp)) {
       return claim('notification_toast', { close }, { text: truncate(labelText(el), TEXT_MAX) });
     }
