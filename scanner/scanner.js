@@ -1463,7 +1463,11 @@
     for (let i = 0; i < hidden.length && i < 12; i++) {
       const said = collapse(textContent(hidden[i]));
       if (!said || !reTest(HIDDEN_STATE, said) || !screenReaderOnly(hidden[i])) continue;
-      const rest = collapse(strReplace(' ' + text + ' ', ' ' + said + ' ', ' '));
+      // At either end, with or without a space after it (WebKit's innerText puts none after a
+      // box of no size: "Not Selected,Hotel").
+      const rest = strSlice(text, 0, said.length) === said ? collapse(strSlice(text, said.length))
+          : strSlice(text, text.length - said.length) === said ? collapse(strSlice(text, 0, text.length - said.length))
+          : collapse(strReplace(' ' + text + ' ', ' ' + said + ' ', ' '));
       if (rest) return rest;
     }
     return text;
