@@ -185,7 +185,8 @@ Result<PageScan> Page::scan(const ScanRequest& request, bool remember) {
     state_.ids.assign(*page, state_.last ? &*state_.last : nullptr);
   }
   state_.scanner_ids.clear();
-  for (const auto& e : page->elements) state_.scanner_ids[{e.frame, e.id}] = e.scanner_id;
+  state_.scanner_ids.reserve(page->elements.size());
+  for (const auto& e : page->elements) state_.scanner_ids.push_back({e.frame, e.id, e.scanner_id});
   if (remember) {
     state_.last_document = doc;
     state_.last = *page;
@@ -196,8 +197,12 @@ Result<PageScan> Page::scan(const ScanRequest& request, bool remember) {
 
 Element Page::current(const Element& el) const {
   Element now = el;
-  auto it = state_.scanner_ids.find({el.frame, el.id});
-  if (it != state_.scanner_ids.end()) now.scanner_id = it->second;
+  for (const auto& s : state_.scanner_ids) {
+    if (s.id == el.id && s.frame == el.frame) {
+      now.scanner_id = s.scanner_id;
+      break;
+    }
+  }
   return now;
 }
 

@@ -6,7 +6,6 @@
 
 #include <functional>
 #include <memory>
-#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -30,10 +29,16 @@ struct BrowserState {
   IdAllocator ids;
   std::optional<PageScan> last;   // the last full scan of the top document (+ its frames)
   std::string last_document;      // the scanner's token of that document
-  // What the scanner calls each element of its latest scan of each frame, by (frame, agent id):
-  // every scan renumbers the scanner's map, also one not kept as `last` (an element held from an
-  // earlier scan would otherwise be addressed by an id that now names something else).
-  std::map<std::pair<std::string, int>, int> scanner_ids;
+  // What the scanner calls each element of its latest scan (frame, agent id, scanner id): every
+  // scan renumbers the scanner's map, also one not kept as `last` (an element held from an
+  // earlier scan would otherwise be addressed by an id that now names something else). A flat
+  // list in scan order: refilled at every scan, looked up once per action.
+  struct ScannerId {
+    std::string frame;
+    int id = 0;
+    int scanner_id = 0;
+  };
+  std::vector<ScannerId> scanner_ids;
   std::vector<std::string> secrets;    // values never shown again
   std::vector<std::string> tab_order;  // backend tab ids in the order first seen
   // The field the agent last typed into: submit_form submits its form (issue 12 item 4).

@@ -1508,14 +1508,18 @@
     return s;
   }
 
+  /** The nodes a <slot> shows, through nested slots (assignedNodes flattened); none when empty. */
+  function assignedTo(slot) {
+    try {
+      return B.slotAssignedNodes(slot, { flatten: true });
+    } catch (e) {
+      return [];
+    }
+  }
+
   /** The text a <slot> shows (its assigned nodes, else its fallback), without controls. */
   function slottedTextWithoutControls(slot, depth) {
-    let assigned = [];
-    try {
-      assigned = B.slotAssignedNodes(slot, { flatten: true });
-    } catch (e) {
-      assigned = [];
-    }
+    const assigned = assignedTo(slot);
     if (!assigned.length) return textWithoutControls(slot, depth);
     let s = '';
     each(assigned, (n) => {
@@ -1693,12 +1697,7 @@
     const tag = tagOf(node);
     if (tag === 'style' || tag === 'script') return '';
     if (tag === 'slot') {
-      let assigned = [];
-      try {
-        assigned = B.slotAssignedNodes(node, { flatten: true });
-      } catch (e) {
-        assigned = [];
-      }
+      const assigned = assignedTo(node);
       if (assigned.length) return join(map(assigned, (n) => flatTextOf(n, depth + 1)), ' ');
     }
     let s = '';
@@ -4478,12 +4477,7 @@
     if (!isShadowRoot(getRootNode(el)) || collapse(textContent(el))) return false;
     const slots = queryAll(el, 'slot');
     for (let i = 0; i < slots.length && i < 4; i++) {
-      let assigned = [];
-      try {
-        assigned = B.slotAssignedNodes(slots[i], { flatten: true });
-      } catch (e) {
-        assigned = [];
-      }
+      const assigned = assignedTo(slots[i]);
       for (let j = 0; j < assigned.length; j++) {
         const n = assigned[j];
         if (nodeType(n) === ELEMENT_NODE && (tagOf(n) === 'label' || labelsAControl(n))) return true;
@@ -5575,12 +5569,18 @@
       const fields = queryAll(n, FIELD);
       for (let i = 0; i < fields.length; i++) {
         const f = fields[i];
-        if (lc(attr(f, 'aria-haspopup')) === 'false' || composedContains(popup, f)) continue;
+        if (!hasItsPopupOpen(f) || composedContains(popup, f)) continue;
         const controls = strSplit(collapse(attr(f, 'aria-controls')), ' ');
         if (!attr(f, 'aria-controls') || (id && includes(controls, id))) return f;
       }
     }
     return null;
+  }
+
+  /** Whether `el` says it has a popup (aria-haspopup) and that it is open (aria-expanded). */
+  function hasItsPopupOpen(el) {
+    const kind = lc(attr(el, 'aria-haspopup'));
+    return attr(el, 'aria-expanded') === 'true' && kind !== '' && kind !== 'false';
   }
 
   function isDialogish(el) {
@@ -6733,9 +6733,7 @@
    */
   function openPickerOfFocus(item) {
     const a = deepActiveElement(TOP_DOC);
-    if (!a || a === item.el || composedContains(item.el, a) || attr(a, 'aria-expanded') !== 'true') return null;
-    const popupKind = lc(attr(a, 'aria-haspopup'));
-    if (!popupKind || popupKind === 'false') return null;
+    if (!a || a === item.el || composedContains(item.el, a) || !hasItsPopupOpen(a)) return null;
     const cache = newVisibilityCache();
     const shown = (n) => !!n && !composedContains(n, item.el) && actionVisibility(n, cache).visible;
     const controlled = strSplit(collapse(attr(a, 'aria-controls')), ' ')[0];
@@ -8451,17 +8449,9 @@
         continue;
       }
       if (nodeType(n) !== ELEMENT_NODE && !isShadowRoot(n)) continue;
-      let kids = null;
       const sr = nodeType(n) === ELEMENT_NODE ? shadowRoot(n) : null;
-      if (nodeType(n) === ELEMENT_NODE && localName(n) === 'slot') {
-        try {
-          kids = B.slotAssignedNodes(n, { flatten: true });
-        } catch (e) {
-          kids = null;
-        }
-        if (kids && !kids.length) kids = null;
-      }
-      if (!kids) {
+      let kids = nodeType(n) === ELEMENT_NODE && localName(n) === 'slot' ? assignedTo(n) : [];
+      if (!kids.length) {
         kids = [];
         for (let c = firstChild(sr || n); c; c = nextSibling(c)) push(kids, c);
       }
