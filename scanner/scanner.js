@@ -3248,9 +3248,11 @@
   function legendOf(el) {
     // (Eight boxes up: Vaadin's radio input is slotted through its button's and its group's shadows.)
     for (let n = flatParent(el), depth = 0; n && depth < 8; n = flatParent(n), depth++) {
-      if (ariaRole(n) === 'radiogroup') {
+      const role = ariaRole(n);
+      if (role === 'radiogroup' || role === 'group') {
         const text = labelledByText(n, false) || collapse(attr(n, 'aria-label'));
         if (text) return text;
+        if (role === 'group') continue;  // (an unnamed group, Base UI's input group, names nothing)
         // (Just before it, or before the box it is the one control of: Blueprint's FormGroup.)
         const before = nearbyText(n, false);
         if (before && before.length <= 60) return before;
@@ -4382,6 +4384,7 @@
     const checkableButton = tagOf(c.el) === 'button' && (ariaRole(c.el) === 'switch' || ariaRole(c.el) === 'checkbox');
     if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el) || checkableButton)) {
       proxy = visibleLabelOf(c.el, cache) || (isNativeCheckable(c.el) ? drawnCheckableBox(c.el, cache) : null);
+      if (proxy && holdsValueOf(c.el, proxy)) return null;
       if (proxy) vis = visibilityOf(proxy, cache, true);
     } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
       proxy = drawnThumbOf(c.el, cache);
@@ -5097,6 +5100,30 @@
     return null;
   }
 
+  // The ARIA roles a native checkable's own kind of control may have.
+  const CHECKABLE_ROLES = { radio: { radio: 1 }, checkbox: { checkbox: 1, switch: 1 } };
+
+  /**
+   * A hidden native checkable that only carries a form's value for an ARIA control beside it in
+   * the same label: Base UI's Radio, Checkbox and Switch are a `<span role=radio>` the person
+   * clicks and an `aria-hidden` input the label's `for` names. The span is the control; the input
+   * would list it twice.
+   */
+  function holdsValueOf(el, label) {
+    if (!isNativeCheckable(el) || attr(el, 'aria-hidden') !== 'true' || tagOf(label) !== 'label') return false;
+    const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];
+    let boxes = null;
+    try {
+      boxes = elQsa(label, '[role]');
+    } catch (e) {
+      return false;
+    }
+    for (let i = 0; i < boxes.length; i++) {
+      if (boxes[i] !== el && roles[ariaRole(boxes[i])] && isRenderedBox(boxes[i])) return true;
+    }
+    return false;
+  }
+
   /** For visually hidden custom checkboxes: a visible <label> that toggles them. */
   function visibleLabelOf(el, cache) {
     const labels = labelsOf(el);
@@ -5575,6 +5602,12 @@
       }
     }
     return null;
+  }
+
+  /** Whether every item of `own` (those in `box`) is in a listbox or menu inside `box`. */
+  function holdsOnlyAList(box, own) {
+    const lists = queryAll(box, '[role=listbox], [role=menu]');
+    return lists.length > 0 && !find(own, (i) => !find(lists, (l) => composedContains(l, i.el)));
   }
 
   /** Whether `el` says it has a popup (aria-haspopup) and that it is open (aria-expanded). */
@@ -6088,6 +6121,9 @@
     // A text field's own picker is part of the field, as its list is: not a popup to dismiss
     // (Vaadin's date picker calendar, whose "Cancel" undoes the date typed).
     if (dialogish && fieldPopupOwner(el)) return null;
+    // A select's or menu's open list in a box of its own (Base UI's Select.Popup, class "popup"):
+    // choices offered, closed by a choice or by Escape, not a dialog.
+    if (!dialogish && own.length && holdsOnlyAList(el, own)) return null;
     if (toastish && !dialogish && text && (close || isFixed(el)) && !coversViewport(el, pc.vp)) {
       return claim('notification_toast', { close }, { text: truncate(labelText(el), TEXT_MAX) });
     }
@@ -6656,7 +6692,10 @@
     if (!opts.force && (typingOnList || (opts.check !== 'type' && !receivesPointer(item, hit, pt)))) {
       // (A target made inert while a list is open, by the list's widget: Headless UI's
       // Combobox makes the rest of the page inert; a person's click closes the list first.)
-      const list = typingOnList || (hit && !composedContains(hit, item.el) ? openListOver(hit, item)
+      // (Or a box over the whole page that only catches the click that closes a list: Base UI's
+      // Select lays a transparent backdrop under its open list.)
+      const list = typingOnList || (hit && !composedContains(hit, item.el)
+          ? openListOver(hit, item) || (catchesClicksOnly(hit, vp) ? openListBeside(item) : null)
           : inInert(item.el) ? openListBeside(item) : null) || openPickerOfFocus(item);
       const away = list ? clickAwayPoint(list, item.ctx.chain) : null;
       const who = list ? 'is covered by an open list (' + describe(composedContains(hit, item.el) ? list : hit) +
@@ -6754,6 +6793,11 @@
       if (nodeType(n) === ELEMENT_NODE && hasAttribute(n, 'inert')) return true;
     }
     return false;
+  }
+
+  /** Whether `el` is an empty box over the whole viewport: there only to catch a click. */
+  function catchesClicksOnly(el, vp) {
+    return isPositioned(el) && coversViewport(el, vp) && !children(el).length && !collapse(str(textContent(el)));
   }
 
   /** A list open elsewhere on `item`'s page: a visible listbox or menu outside any inert part. */
@@ -7978,6 +8022,23 @@
     return { item, kind };
   }
 
+  /**
+   * The value of a range input for what a person reads on it: "25 km" is 25, and a percentage is
+   * that share of the way from min to max ("30%" on Base UI's 0..1 slider is 0.3, on a 0..100
+   * one 30). Text with no number is kept (the browser then keeps the range's own default).
+   */
+  function rangeValueOf(el, text) {
+    const m = /-?\d+(?:\.\d+)?/.exec(text.replace(/,/g, ''));
+    if (!m) return text;
+    const n = parseFloat(m[0]);
+    if (text.indexOf('%') < 0) return String(n);
+    const min = parseFloat(attr(el, 'min'));
+    const max = parseFloat(attr(el, 'max'));
+    const lo = isFinite(min) ? min : 0;
+    const hi = isFinite(max) ? max : 100;
+    return String(+(lo + (n / 100) * (hi - lo)).toPrecision(12));
+  }
+
   async function cmdType(cmd) {
     const { item, kind } = editableItem(cmd, 'type');
     if (!hasOwn(cmd, 'text') || cmd.text === null || typeof cmd.text === 'object') {
@@ -7993,8 +8054,9 @@
     if (clear) clearField(el, kind);
     const type = lc(attr(el, 'type'));
     if (kind === 'input' && WHOLE_VALUE_TYPES[type]) {
-      setNativeValue(el, kind, text);
-      fire(el, 'InputEvent', 'input', inputEventInit(el, 'insertText', text));
+      const value = type === 'range' ? rangeValueOf(el, text) : text;
+      setNativeValue(el, kind, value);
+      fire(el, 'InputEvent', 'input', inputEventInit(el, 'insertText', value));
     } else {
       const acc = { value: currentValue(el, kind) };
       for (let i = 0; i < text.length; i++) {

@@ -52,6 +52,21 @@ const Element* successorOf(const PageScan& page, const Element& gone) {
   return best;
 }
 
+bool hasAlias(const Element& e, const std::string& key) {
+  const std::string k = squash(key);
+  return std::any_of(e.aliases.begin(), e.aliases.end(), [&](const std::string& a) { return squash(a) == k; });
+}
+
+// A checkbox matched by its group's question (one of its aliases, not its own text) and given
+// option names rather than a yes or no: the answer is for the group.
+bool answersAsGroup(const Element& box, const std::string& key, const json& value) {
+  if (squash(box.text) == squash(key) || !hasAlias(box, key)) return false;
+  if (value.is_array()) return true;
+  if (!value.is_string()) return false;
+  static const std::set<std::string> kYesNo = {"true", "false", "yes", "no", "on", "off", "checked", "unchecked", ""};
+  return !kYesNo.count(squash(value.get<std::string>()));
+}
+
 struct Assignment {
   std::string key;
   json value;
@@ -141,6 +156,27 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       continue;
     }
     int target = best->id;
+    if (best->type == "checkbox" && answersAsGroup(*best, key, *it)) {
+      // A group of checkboxes asked as one question (a fieldset's legend, a named group) and
+      // answered with option names: those are checked, the group's others unchecked, as a radio
+      // group's value picks its option (Base UI's CheckboxGroup "Allowed network protocols").
+      std::map<std::string, std::string> want;  // squashed -> as given
+      for (const auto& v : it->is_array() ? *it : json::array({*it})) want.emplace(squash(valueText(v)), valueText(v));
+      std::set<std::string> found;
+      for (const auto& e : run.scan.elements) {
+        if (e.type != "checkbox" || used.count(e.id) || !hasAlias(e, key)) continue;
+        const std::string text = squash(e.text), value = squash(e.attributes.value("value", ""));
+        const bool on = want.count(text) || (!value.empty() && want.count(value));
+        if (on) found.insert(want.count(text) ? text : value);
+        if (!on && !e.checked.value_or(false)) continue;  // an unlisted box already unchecked stays so
+        used.insert(e.id);
+        plan.push_back({key, json(on), e.id});
+      }
+      for (const auto& [w, given] : want) {
+        if (!found.count(w)) skipped.push_back(quote(key) + ": no option " + quote(given));
+      }
+      continue;
+    }
     if (best->type == "radio") {
       // The option of the group whose label or value is the value.
       std::string want = squash(valueText(*it));

@@ -1325,3 +1325,41 @@ test('a text field\'s open picker is no popup to dismiss; a click elsewhere whil
   const message = await err(t, { cmd: 'point', id: byText(s, 'Next step'), check: 'click' }, 'ELEMENT_NOT_INTERACTABLE');
   assert.match(message, /is covered by an open list \(.*click away at \(\d+, \d+\), no Escape\)/);
 });
+
+test('headless checkables: the role=radio/checkbox/switch box is the one unit, not also the aria-hidden input its label names; a named group is their question', async () => {
+  const t = await open('headless_parts.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const named = (text) => s.elements.filter((e) => e.text === text);
+  for (const [text, type] of [['SSD', 'radio'], ['HDD', 'radio'], ['Restart on failure', 'checkbox'], ['HTTP', 'checkbox'], ['SSH', 'checkbox']]) {
+    assert.deepStrictEqual(named(text).map((e) => [e.type, e.tag]), [[type, 'span']], text);
+  }
+  // A visually hidden input alone in its label (no ARIA box beside it) stays the control.
+  assert.deepStrictEqual(named('Notify watchers').map((e) => e.tag), ['input']);
+  assert.ok((named('SSH')[0].aliases || []).includes('Allowed network protocols'), JSON.stringify(named('SSH')[0]));
+  assert.ok((named('HDD')[0].aliases || []).includes('Storage type'), JSON.stringify(named('HDD')[0]));
+  await ok(t, { cmd: 'click', id: named('HDD')[0].id });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('hdd-input').checked"), true);
+});
+
+test('type on a range input takes the number a person reads: a percentage is that share from min to max, a unit is dropped', async () => {
+  const t = await open('headless_parts.html');
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'type', id: byText(s, 'Minimum threshold'), text: '30%' });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('threshold').value"), '0.3');
+  await ok(t, { cmd: 'type', id: byText(s, 'Distance'), text: '25 km' });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('distance').value"), '25');
+  await ok(t, { cmd: 'type', id: byText(s, 'Distance'), text: '40%' });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('distance').value"), '40');
+});
+
+test('a select\'s open list in a "popup" box over a click-catching backdrop is no modal dialog; a click elsewhere is covered by the open list', async () => {
+  const t = await open('headless_parts.html');
+  let s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'click', id: s.elements.find((e) => e.tag === 'button' && /Server type/.test(e.text)).id });
+  s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.elements.filter((e) => e.type === 'option').map((e) => e.text), ['t1.small', 't1.medium', 't1.large']);
+  assert.deepStrictEqual(s.patterns.map((p) => p.name).filter((n) => /dialog|overlay|popup/.test(n)), []);
+  const message = await err(t, { cmd: 'point', id: byText(s, 'Launch server'), check: 'click' }, 'ELEMENT_NOT_INTERACTABLE');
+  assert.match(message, /is covered by an open list \(/);
+  assert.strictEqual(await t.evalTest("() => document.getElementById('other').dataset.clicks || '0'"), '0');
+});

@@ -220,6 +220,18 @@ describe('fill_form and submit_form', () => {
     assert.equal(post.form.bio, 'Analyst.');
     assert.ok(post.form.terms);
   });
+  it('a checkbox group answered with option names checks those and unchecks the rest of the group', async () => {
+    await go('checkbox-groups.html');
+    const r = await ok('fill_form', { data: { 'Email me about': ['Security alerts', 'Product news'], Channels: 'Push', 'Weekly digest': true } });
+    assert.match(r, /checkbox "Billing" ← unchecked/);
+    assert.match(r, /checkbox "Security alerts" ← checked/);
+    assert.match(r, /checkbox "Push" ← checked/);
+    assert.equal(text(await call('text', { target: 'css(#state)' })).trim().split('\n').at(-1),
+      'topics=security,product channels=push digest=true');
+    const missing = await call('fill_form', { data: { Channels: ['SMS', 'Fax'] } });
+    assert.equal(missing.isError, true);
+    assert.match(text(missing), /"Channels": no option "Fax"/);
+  });
   it('an unknown field makes it partial; --partial accepts it', async () => {
     await go('signup.html');
     const r = await call('fill_form', { data: { first_name: 'Ada', middle_name: 'B' } });
