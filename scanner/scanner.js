@@ -1411,6 +1411,23 @@
   }
 
   /**
+   * The text of what names `el` by a `for` attribute in its root (a <label>, or a custom
+   * element's label: Spectrum's sp-field-label), or ''.
+   */
+  function forLabelOf(el) {
+    const id = elId(el);
+    if (!id) return '';
+    let list = [];
+    try {
+      list = queryAll(getRootNode(el), '[for="' + cssEscape(id) + '"]');
+    } catch (e) {
+      list = [];
+    }
+    const label = find(list, (l) => l !== el && isRenderedBox(l));
+    return label ? labelText(label) : '';
+  }
+
+  /**
    * The text of the elements aria-labelledby names. `ownValue`: a custom select that names itself
    * among them (MUI's Select: "plan-label plan") reads its shown value there, which the scan
    * reports as its value: the other parts are its name, if there are any.
@@ -1762,7 +1779,9 @@
     // A popup button over its host's options is named by the host's label (its own aria-label
     // reads the choice too: "Language, Choose one").
     const host = custom ? optionsHostOf(el) : null;
-    const hostLabel = host ? collapse(attr(host, 'label')) : '';
+    // (What names the host by `for` comes first: Spectrum's sp-picker label="Choose a department"
+    // is its placeholder; the sp-field-label for it reads "Department".)
+    const hostLabel = host ? forLabelOf(host) || collapse(attr(host, 'label')) : '';
     if (hostLabel) return hostLabel;
     const byRef = labelledByText(el, custom);
     if (byRef) return byRef;
@@ -4496,6 +4515,11 @@
    * not count: the header may be what opens it.
    */
   function labelsAControl(el) {
+    // A custom element's label names its field by `for`, as a <label> does (Spectrum's
+    // sp-field-label): its click only focuses that field.
+    const target = tagOf(el) !== 'output' ? attr(el, 'for') : '';
+    const named = target ? byIdInRoot(el, target) : null;
+    if (named && named !== el && !nodeContains(el, named)) return true;
     const id = elId(el);
     if (!id) return false;
     // The ids that controls of `el`'s root name themselves by: one query per root and scan.

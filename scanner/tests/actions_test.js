@@ -1363,3 +1363,11 @@ test('a select\'s open list in a "popup" box over a click-catching backdrop is n
   assert.match(message, /is covered by an open list \(/);
   assert.strictEqual(await t.evalTest("() => document.getElementById('other').dataset.clicks || '0'"), '0');
 });
+
+test('a custom label element naming its field by `for` is no button of its own; a picker is named by it, not by its placeholder label attribute', async () => {
+  const t = await open('custom_labels.html');
+  const s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.elements.filter((e) => e.tag === 'x-field-label').map((e) => e.text), []);
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Department').map((e) => [e.type, e.tag]), [['select', 'button']]);
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'City').map((e) => e.tag), ['input']);
+});
