@@ -1768,6 +1768,16 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
       untilStateDrawn();
       r = now();
     }
+    if (r && v && std::abs(*r - *v) < 1e-9) {
+      // One that redraws on a timer of its own (ion.rangeSlider: every 300 ms while idle) shows
+      // the move at its next redraw: wait a while for the value to change.
+      const double was = *v;
+      (void)waitUntil(*this, [&]() -> Result<bool> {
+        auto x = now();
+        return x && std::abs(*x - was) > 1e-9;
+      }, deadline.capped(Millis(700)));
+      r = now();
+    }
     return r;
   };
   double step = 0;

@@ -4388,6 +4388,7 @@
     let vis = visibilityOf(c.el, cache, true);
     let proxy = null;
     let editorView = false;  // proxy: the box a code editor's input of no size stands for
+    let drawnSlider = false;  // proxy: the handle of a slider drawn for the hidden input
     if (c.why) {
       // Plain elements count only where a person sees them, and when nothing around them is
       // the control already.
@@ -4408,6 +4409,11 @@
     } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
       proxy = drawnThumbOf(c.el, cache);
       if (proxy) vis = visibilityOf(proxy, cache, true);
+    } else if ((!vis.visible || (vis.rect && vis.rect.width <= 4 && vis.rect.height <= 4)) && tagOf(c.el) === 'input' &&
+        hasAttribute(c.el, 'readonly') && (proxy = drawnSliderHandleBefore(c.el, cache))) {
+      // (Hidden, or a speck: ion.rangeSlider's input keeps a 4 px transparent border.)
+      vis = visibilityOf(proxy, cache, true);
+      drawnSlider = true;
     } else if (!vis.visible && vis.reason === 'zero size') {
       proxy = editorViewOf(c.el, cache);
       editorView = !!proxy;
@@ -4420,6 +4426,7 @@
     if (!vis.visible && !includeHidden) return null;
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis, c.why);
+    if (drawnSlider) item.type = 'slider';
     item.proxy = proxy;
     item.editorView = editorView;
     const off = frameOffset(c.ctx.chain);
@@ -4577,6 +4584,12 @@
   function settleClickables(items, vp) {
     const n = items.length;
     const drop = new B.Set();
+    // A slider drawn for a hidden input (drawnSliderHandleBefore) is one unit: its handle, and
+    // the value tip and bar that take presses too, are parts of its drawing.
+    each(items, (s) => {
+      const drawing = s.type === 'slider' && s.tag === 'input' && s.proxy ? previousElementSibling(s.el) : null;
+      if (drawing) each(items, (x) => { if (x.why !== 0 && nodeContains(drawing, x.el)) setAdd(drop, x); });
+    });
     let extra = null; // children of delegating lists: item -> [its children's items]
     for (let i = n - 1; i >= 0; i--) {
       const item = items[i];
@@ -5126,6 +5139,31 @@
 
   // The ARIA roles a native checkable's own kind of control may have.
   const CHECKABLE_ROLES = { radio: { radio: 1 }, checkbox: { checkbox: 1, switch: 1 } };
+
+  /**
+   * The handle of a slider drawn just before a hidden read-only text input that holds its value
+   * (ion.rangeSlider: a track, a bar and a handle of spans with no ARIA, the input after them): the
+   * one small box in the wide box before the input that the page listens to for presses, or null
+   * (none, or two handles: a range is no one value).
+   */
+  function drawnSliderHandleBefore(el, cache) {
+    const type = lc(attr(el, 'type'));
+    if (type && type !== 'text' && type !== 'number') return null;
+    const box = previousElementSibling(el);
+    if (!box || !visibilityOf(box, cache, true).visible) return null;
+    const r = getRect(box);
+    if (r.width < 80 || r.height > 120 || r.width < 2 * r.height) return null;
+    const handles = filter(queryAll(box, '*'), (n) => {
+      if (!wsHas(listened, n)) return false;
+      const h = getRect(n);
+      return h.width > 0 && h.width <= 48 && h.height > 0 && h.height <= 48 && visibilityOf(n, cache, true).visible;
+    });
+    // (Near the start the bar up to the handle is small too: the handle stands out of the track,
+    // taller than anything else there.)
+    const tallest = sortBy(handles, (n) => -getRect(n).height);
+    if (tallest.length > 1 && getRect(tallest[1]).height >= getRect(tallest[0]).height) return null;
+    return tallest.length ? tallest[0] : null;
+  }
 
   /**
    * A hidden native checkable that only carries a form's value for an ARIA control beside it in
@@ -8197,6 +8235,7 @@
       return i;
     });
     const previous = selectedInfo(el);
+    const picked = map(indexes, (i) => opts[i]);  // (opts may be live: the page may move them)
     pressToFocus(el);
     if (selectMultiple(el)) {
       each(opts, (o, i) => setOptionSelected(o, includes(indexes, i)));
@@ -8210,6 +8249,15 @@
     if (selectMultiple(el)) {
       out.values = selectedValues(el);
       out.texts = map(filter(opts, (o) => optionSelected(o)), (o) => collapse(optionText(o)));
+    }
+    // Options the page took out of this select on change: a dual list box (Bootstrap Duallistbox)
+    // moves a picked name to its other list. What was picked is the choice made.
+    const moved = filter(picked, (o) => !composedContains(el, o));
+    if (moved.length && !now_.text) {
+      out.value = str(optionValue(moved[0]));
+      out.text = collapse(optionText(moved[0]));
+      out.moved = true;
+      if (selectMultiple(el) && !out.texts.length) out.texts = map(moved, (o) => collapse(optionText(o)));
     }
     return out;
   }

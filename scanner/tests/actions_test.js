@@ -1371,3 +1371,22 @@ test('a custom label element naming its field by `for` is no button of its own; 
   assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Department').map((e) => [e.type, e.tag]), [['select', 'button']]);
   assert.deepStrictEqual(s.elements.filter((e) => e.text === 'City').map((e) => e.tag), ['input']);
 });
+
+test('a slider drawn with no ARIA before a read-only input of no size is one slider named by the input\'s label, its value the input\'s; its handle, bar and tip are parts of it', async () => {
+  const t = await open('drawn_slider.html');
+  await t.evalTest("() => new Promise((r) => setTimeout(r, 350))");  // the slider's own first redraw
+  const s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.elements.map((e) => [e.type, e.text, e.state.value]), [['slider', 'Seats', '10']]);
+  // Acted on at its handle: a press there focuses the line, whose arrow keys move it.
+  const at = await ok(t, { cmd: 'point', id: s.elements[0].id, check: 'click' });
+  const handle = await t.evalTest("() => { const r = document.querySelector('.handle').getBoundingClientRect(); return [r.left, r.right, r.top, r.bottom]; }");
+  assert.ok(at.x >= handle[0] && at.x <= handle[1] && at.y >= handle[2] && at.y <= handle[3], JSON.stringify([at, handle]));
+});
+
+test('select says what was picked when the page moves the picked option out of the select on change (a dual list box)', async () => {
+  const t = await open('dual_list.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const picked = await ok(t, { cmd: 'select', id: byText(s, 'Available'), text: 'Grace Hopper' });
+  assert.deepStrictEqual([picked.text, picked.moved], ['Grace Hopper', true]);
+  assert.strictEqual(await t.evalTest("() => [...document.getElementById('chosen').options].map((o) => o.text).join()"), 'Grace Hopper');
+});
