@@ -5142,9 +5142,10 @@
 
   /**
    * The handle of a slider drawn just before a hidden read-only text input that holds its value
-   * (ion.rangeSlider: a track, a bar and a handle of spans with no ARIA, the input after them): the
-   * one small box in the wide box before the input that the page listens to for presses, or null
-   * (none, or two handles: a range is no one value).
+   * (ion.rangeSlider: a track, a bar and a handle of spans with no ARIA, the input after them): of
+   * the small boxes in the wide box before the input that the page listens to for presses, the
+   * one taller than the others; null when there is none, or two as tall (a range's two handles:
+   * no one value).
    */
   function drawnSliderHandleBefore(el, cache) {
     const type = lc(attr(el, 'type'));
@@ -8090,15 +8091,17 @@
    * one 30). Text with no number is kept (the browser then keeps the range's own default).
    */
   function rangeValueOf(el, text) {
-    const m = /-?\d+(?:\.\d+)?/.exec(text.replace(/,/g, ''));
+    const m = B.reExec(/-?\d+(?:\.\d+)?/, strReplace(text, /,/g, ''));
     if (!m) return text;
-    const n = parseFloat(m[0]);
-    if (text.indexOf('%') < 0) return String(n);
-    const min = parseFloat(attr(el, 'min'));
-    const max = parseFloat(attr(el, 'max'));
-    const lo = isFinite(min) ? min : 0;
-    const hi = isFinite(max) ? max : 100;
-    return String(+(lo + (n / 100) * (hi - lo)).toPrecision(12));
+    const n = +m[0];
+    if (strIndexOf(text, '%') < 0) return str(n);
+    const bound = (name, none) => {
+      const v = hasAttribute(el, name) ? +attr(el, name) : NaN;
+      return numIsFinite(v) ? v : none;
+    };
+    const lo = bound('min', 0);
+    const hi = bound('max', 100);
+    return str(mathRound((lo + (n / 100) * (hi - lo)) * 1e9) / 1e9);  // (no float dust: 0.3, not 0.30000000000000004)
   }
 
   async function cmdType(cmd) {

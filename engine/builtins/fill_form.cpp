@@ -183,13 +183,8 @@ Status fill(IntentRun& run, const json& data, const std::string& pattern, bool p
       std::string group = best->attributes.value("name", "");
       // Radios with no name attribute (custom elements: Web Awesome's wa-radio) are a group by
       // the question they answer to (the legend or radiogroup name among their aliases).
-      const std::string question = squash(key);
       auto answersKey = [&](const Element& e) {
-        if (!e.attributes.value("name", "").empty()) return false;  // named radios group by name
-        for (const auto& a : e.aliases) {
-          if (squash(a) == question) return true;
-        }
-        return false;
+        return e.attributes.value("name", "").empty() && hasAlias(e, key);  // named radios group by name
       };
       bool by_question = group.empty() && answersKey(*best);
       int option = 0;
