@@ -4586,10 +4586,11 @@
     const drop = new B.Set();
     // A slider drawn for a hidden input (drawnSliderHandleBefore) is one unit: its handle, and
     // the value tip and bar that take presses too, are parts of its drawing.
-    each(items, (s) => {
-      const drawing = s.type === 'slider' && s.tag === 'input' && s.proxy ? previousElementSibling(s.el) : null;
-      if (drawing) each(items, (x) => { if (x.why !== 0 && nodeContains(drawing, x.el)) setAdd(drop, x); });
-    });
+    const drawings = map(filter(items, (s) => s.type === 'slider' && s.tag === 'input' && !!s.proxy),
+        (s) => previousElementSibling(s.el));
+    if (drawings.length) {
+      each(items, (x) => { if (x.why !== 0 && find(drawings, (d) => !!d && nodeContains(d, x.el))) setAdd(drop, x); });
+    }
     let extra = null; // children of delegating lists: item -> [its children's items]
     for (let i = n - 1; i >= 0; i--) {
       const item = items[i];

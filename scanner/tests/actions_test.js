@@ -1374,7 +1374,6 @@ test('a custom label element naming its field by `for` is no button of its own; 
 
 test('a slider drawn with no ARIA before a read-only input of no size is one slider named by the input\'s label, its value the input\'s; its handle, bar and tip are parts of it', async () => {
   const t = await open('drawn_slider.html');
-  await t.evalTest("() => new Promise((r) => setTimeout(r, 350))");  // the slider's own first redraw
   const s = await ok(t, { cmd: 'scan' });
   assert.deepStrictEqual(s.elements.map((e) => [e.type, e.text, e.state.value]), [['slider', 'Seats', '10']]);
   // Acted on at its handle: a press there focuses the line, whose arrow keys move it.
