@@ -907,6 +907,18 @@ Result<std::string> Page::type(const Element& given, const std::string& text, bo
     LSCOPE_RETURN_IF_ERROR(typeLines(**b, el, text, true, deadline));
     settle();  // read once what the keys started has run: the field's last word on them
     landed = typedLanded(el, text);
+    // A field that rewrites what is typed into it key by key, even at a typist's pace (a colour
+    // picker that falls back to black for each incomplete "#e8"): a person pastes the text. In
+    // one step, over its text selected: one input event, as a paste makes; change on leaving.
+    if (landed && !landed->empty() && may_commit) {
+      spdlog::debug("type: {} rewrote the keys at a typist's pace too; entered in one step, as a paste", describe(el));
+      LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
+      LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
+      settle();
+      auto pasted = typedLanded(el, text);
+      if (pasted && pasted->empty()) return std::string(" (pasted: the field rewrote the keys)");
+      if (pasted) landed = pasted;
+    }
   }
   return landed;
 }
@@ -1753,6 +1765,12 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
   if (!point) return point.status();
   // A press on the handle focuses it where it is (a press on the track would move it).
   LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
+  // A handle the press does not focus (bootstrap-slider without its `focus` option: its
+  // mousedown keeps the focus where it was) takes the keys once focused as Tab would focus it.
+  if (el.frame.empty() && el.tag != "input" && scanner_.keysTarget(el.scanner_id, el.frame).on_target == false) {
+    spdlog::debug("setSlider: {} took no focus from the press: focused as Tab would", describe(el));
+    LSCOPE_RETURN_IF_ERROR(scanner_.focus(el.scanner_id, el.frame));
+  }
   auto v = now();
   if (!v) return Status(codes::kElementNotInteractable, describe(el) + " shows no value (aria-valuenow) to set", "");
   auto press = [&](const char* key, int times) -> Status {

@@ -42,6 +42,12 @@ ActOptions actOptions(const Command& c) {
   return o;
 }
 
+// Of equal matches, `select` takes one that offers options: a grid's "Country" select, not the
+// sortable "Country" header above it.
+bool offersOptions(const Element& e) {
+  return e.type == "select" || e.tag == "select";
+}
+
 // An action on the command's target: auto-wait, act, then the change report.
 Response targetAction(CommandEnv& env, const Command& c, const std::string& verb,
                       const std::function<Result<std::string>(const Element&)>& act) {
@@ -52,6 +58,9 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
     if (verb == "type") {
       o.accepts = Page::typable;
       o.accepts_what = "takes text";
+    } else if (verb == "select") {
+      o.accepts = offersOptions;
+      o.accepts_what = "offers options";
     }
     auto done = page.perform(*c.target, act, o);
     if (!done) return done.status();
@@ -314,6 +323,9 @@ Response selectEach(CommandEnv& env, const Command& c, const json& options) {
       return s;
     };
     bool whole = false;
+    ActOptions o = actOptions(c);
+    o.accepts = offersOptions;
+    o.accepts_what = "offers options";
     for (size_t i = 0; i < options.size() && !whole; ++i) {
       auto done = page.perform(*c.target, [&](const Element& el) -> Result<std::string> {
         whole = i == 0 && Page::takesListAtOnce(el);
@@ -322,7 +334,7 @@ Response selectEach(CommandEnv& env, const Command& c, const json& options) {
         if (!all) return all.status();
         texts = std::move(*all);
         return std::string();
-      }, actOptions(c));
+      }, o);
       if (!done) {
         if (texts.empty()) return done.status();
         const Status& s = done.status();

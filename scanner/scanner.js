@@ -1814,8 +1814,12 @@
       const type = lc(attr(el, 'type'));
       if (BUTTON_INPUTS[type]) {
         if (type === 'image') return collapse(attr(el, 'alt') || attr(el, 'value')) || 'Submit';
+        // (HTML-AAM: a button input with no value is named by its title; jsGrid's row buttons
+        // are `<input type=button title="Edit">` drawn as icons. Failing that, as other
+        // controls with nothing to read: a tooltip, an icon's or an action class's words.)
         return collapse(attr(el, 'value')) ||
-            (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '');
+            (type === 'submit' ? 'Submit' : type === 'reset' ? 'Reset' : '') ||
+            collapse(attr(el, 'title')) || tooltipText(el) || iconName(el) || actionClassWords(el);
       }
     }
     if (tag === 'input' || tag === 'select' || tag === 'textarea' || tag === 'meter' ||
@@ -1832,6 +1836,8 @@
       const original = tag !== 'select' ? originalSelectOf(el) : null;
       const originalLabel = original ? controlLabelText(original) : '';
       if (originalLabel) return originalLabel;
+      const column = columnHeaderText(el);
+      if (column) return column;
       if (kind === 'checkbox' || kind === 'radio') {
         const sibling = adjacentText(el);
         if (sibling) return sibling;
@@ -1851,7 +1857,9 @@
     // An ARIA slider's text is its value (noUiSlider's tooltip inside the handle: "50 km"): it is
     // named as a field is, by its label or the text before it.
     if (kind === 'slider') {
-      const label = withoutShownValue(controlLabelText(el) || nearbyText(el), el);
+      // (Or the label of the input it was drawn in place of: bootstrap-slider hides its input
+      // beside the track it draws.)
+      const label = withoutShownValue(controlLabelText(el) || replacedFieldLabel(el, true) || nearbyText(el), el);
       if (label) return label;
     }
     let content = contentText(el);
@@ -1966,7 +1974,7 @@
   const CLOSE_GLYPH = /^[\u00d7\u2715\u2716\u2717\u2573xX]$/;
   // Action words of class names ("flatpickr-prev-month", "btn-close"): the last resort for a
   // control that nothing else names.
-  const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
+  const ACTION_WORD = /^(prev|previous|next|close|back|forward|more|menu|expand|collapse|toggle|delete|remove|edit|add|insert|plus|minus|search|clear|dismiss|play|pause|stop|share|download|upload|refresh|reload|settings|copy)$/;
 
   /**
    * The character a control with no text draws with its stylesheet (::before or ::after content):
@@ -1988,8 +1996,14 @@
     const tokens = strSplit(collapse(attr(el, 'class') + ' ' + attr(el, 'data-action')), ' ');
     for (let i = 0; i < tokens.length; i++) {
       const parts = strSplit(lc(tokens[i]), /[-_]+/);
-      for (let j = 0; j < parts.length; j++) {
-        if (reTest(ACTION_WORD, parts[j])) return join(sliceArr(parts, j, parts.length), ' ');
+      // (The last action word: Chosen's chip closer is "search-choice-close".)
+      for (let j = parts.length - 1; j >= 0; j--) {
+        if (reTest(ACTION_WORD, parts[j])) {
+          // (Not the kind of control the class also says: jsGrid's "jsgrid-insert-mode-button".)
+          let end = parts.length;
+          while (end - 1 > j && reTest(/^(button|btn|icon|ico|link|control)$/, parts[end - 1])) end--;
+          return join(sliceArr(parts, j, end), ' ');
+        }
       }
     }
     return '';
@@ -2320,17 +2334,84 @@
    * right before the editor or before a box around it; an editable frame body looks from its
    * frame. '' when none.
    */
-  function replacedFieldLabel(el) {
+  function replacedFieldLabel(el, after) {
     const frames = tagOf(el) === 'body' ? frameChainOf(el) : null;
     let node = frames ? frames[frames.length - 1] : el;
     for (let level = 0; node && level < 6; level++, node = parentElement(node)) {
       const tag = tagOf(node);
       if (tag === 'body' || tag === 'form' || tag === 'html') return '';
-      const prev = previousElementSibling(node);
-      const ptag = prev ? tagOf(prev) : '';
-      if ((ptag === 'textarea' || ptag === 'input') && !isRenderedBox(prev)) {
-        const t = controlLabelText(prev);
-        if (t) return t;
+      // (`after`: the hidden field may follow the drawing too, as bootstrap-slider's does.)
+      const sides = after ? [previousElementSibling(node), nextElementSibling(node)] : [previousElementSibling(node)];
+      for (let i = 0; i < sides.length; i++) {
+        const prev = sides[i];
+        const ptag = prev ? tagOf(prev) : '';
+        if ((ptag === 'textarea' || ptag === 'input') && !isRenderedBox(prev)) {
+          const t = controlLabelText(prev);
+          if (t) return t;
+        }
+      }
+    }
+    return '';
+  }
+
+  /**
+   * The header of the column a control sits in, when it is alone in its table cell and labelled
+   * by nothing else: a grid's editing and inserting rows (jsGrid, an editable DataTable), a row's
+   * checkbox under "Married". A person reads the column's header above it, not the cell before.
+   * The header row is the table's own (thead, or a row of th only), or a header table of its own
+   * just before it that lines up cell for cell (jsGrid, scrolling DataTables); ARIA grids' column
+   * headers likewise. Matched by position: the header whose width spans the control's middle.
+   */
+  function columnHeaderText(el) {
+    let cell = null;
+    for (let n = parentElement(el), level = 0; n && level < 3 && !cell; n = parentElement(n), level++) {
+      const tag = tagOf(n);
+      const role = ariaRole(n);
+      if (tag === 'td' || role === 'gridcell' || role === 'cell') cell = n;
+      else if (tag === 'tr' || tag === 'table' || role === 'row') return '';
+    }
+    if (!cell || collapse(ownText(cell, new B.Set([el])))) return '';
+    const table = closestMatch(cell, 'table, [role=grid], [role=treegrid], [role=table]', null);
+    if (!table) return '';
+    const row = closestMatch(cell, 'tr, [role=row]', table);
+    const headersOf = (t) => {
+      const heads = filter(queryAll(t, 'th, [role=columnheader]'), (h) => {
+        if (ariaRole(h) === 'columnheader') return true;
+        const tr = parentElement(h);
+        return !!tr && (tagOf(parentElement(tr)) === 'thead' || !firstOf(tr, 'td'));
+      });
+      return heads;
+    };
+    let heads = headersOf(table);
+    if (!heads.length && tagOf(table) === 'table') {
+      // A header table of its own just before the body's (up to three boxes up).
+      for (let n = table, level = 0; n && level < 3 && !heads.length; n = parentElement(n), level++) {
+        const prev = previousElementSibling(n);
+        const t = prev ? (tagOf(prev) === 'table' ? prev : firstOf(prev, 'table')) : null;
+        if (!t) continue;
+        // Its lowest header row must line up with the control's row cell for cell.
+        const found = headersOf(t);
+        const tr = found.length ? parentElement(found[found.length - 1]) : null;
+        const above = tr ? B.rowCells(tr) : [];
+        const own = row && tagOf(row) === 'tr' ? B.rowCells(row) : [];
+        let lined = above.length > 1 && above.length === own.length;
+        for (let i = 0; lined && i < own.length; i++) {
+          const a = getRect(above[i]);
+          const b = getRect(own[i]);
+          lined = mathAbs(a.left - b.left) <= 2 && mathAbs(a.right - b.right) <= 2;
+        }
+        if (lined) heads = found;
+      }
+    }
+    if (!heads.length) return '';
+    const r = getRect(el);
+    const mid = r.left + r.width / 2;
+    // The lowest header row's cell over the control (a group header spans several columns above).
+    for (let i = heads.length - 1; i >= 0; i--) {
+      const h = getRect(heads[i]);
+      if (h.width > 0 && h.left <= mid && mid < h.right && h.bottom <= r.top + 1) {
+        const text = collapse(safeInnerText(heads[i]));
+        return text.length <= 60 ? text : '';
       }
     }
     return '';
@@ -2463,6 +2544,9 @@
       // selection dropdown", its value in a hidden input): typing there chooses nothing; the
       // select is the control. (An address field in an "address-select" box holds no value.)
       if ((!t || t === 'text' || t === 'search') && !role) {
+        // (Chosen's multiple box types into a field of its own, the select's stand-in.)
+        if (tagOf(parentElement(el)) === 'li' && reTest(/(^|\s)search-field(\s|$)/, attr(parentElement(el), 'class')) &&
+            originalSelectOf(el)) return 'select';
         const component = selectComponentOf(el);
         if (component && queryAll(component, 'input[type=hidden], select').length) return 'select';
       }
@@ -2616,6 +2700,13 @@
         if (prev && tagOf(prev) === 'select') found = prev;
       } else if (reTest(/(^|\s)choices(\s|$)/, cls)) {
         found = firstOf(n, 'select');
+      } else if (reTest(/(^|\s)chosen-container(\s|$)/, cls)) {
+        // Chosen draws its box right after the <select> it hides (id "<select's id>_chosen").
+        const prev = previousElementSibling(n);
+        if (prev && tagOf(prev) === 'select') found = prev;
+      } else if (reTest(/(^|\s)bootstrap-select(\s|$)/, cls)) {
+        // bootstrap-select moves the <select> into its wrapper, beside its toggle and menu.
+        found = firstOf(n, 'select');
       } else if (reTest(/(^|\s)ts-wrapper(\s|$)/, cls)) {
         const prev = previousElementSibling(n);
         found = prev && tagOf(prev) === 'select' ? prev : firstOf(n, 'select');
@@ -2692,9 +2783,9 @@
 
   // The box a person clicks to open a custom select (tom-select's control; select2's and
   // choices.js's carry ARIA roles of their own).
-  const CUSTOM_SELECT_BOX = /(^|\s)(ts-control|select2-selection|choices)(\s|$)/;
+  const CUSTOM_SELECT_BOX = /(^|\s)(ts-control|select2-selection|choices|chosen-single|chosen-choices)(\s|$)/;
   // The popups of custom selects (their search boxes filter options, they are no search forms).
-  const CUSTOM_SELECT_POPUP = /(^|\s)(select2-dropdown|ts-dropdown|choices__list--dropdown)(\s|$)/;
+  const CUSTOM_SELECT_POPUP = /(^|\s)(select2-dropdown|ts-dropdown|choices__list--dropdown|chosen-drop|bs-searchbox)(\s|$)/;
 
   function inCustomSelectPopup(el) {
     for (let n = parentElement(el), depth = 0; n && depth < 6; n = parentElement(n), depth++) {
@@ -4668,7 +4759,8 @@
         // Slim Select's named role=button box, or Vue-Multiselect's bare "×") stays a unit.
         each(innerItems, (x) => {
           if (!inListboxBelow(x.el, item.el) &&
-              !((x.tag === 'button' || (x.why === 0 && ariaRole(x.el) === 'button') || reTest(CLOSE_GLYPH, x.name)) && x.name)) {
+              !((x.tag === 'button' || (x.why === 0 && ariaRole(x.el) === 'button') || reTest(CLOSE_GLYPH, x.name) ||
+                reTest(/^(close|remove|delete|clear)$/, x.name)) && x.name)) {
             setAdd(drop, x);
           }
         });
@@ -4686,6 +4778,19 @@
           setAdd(drop, item);
           continue;
         }
+      }
+      if (item.why !== 0 && !custom && innerItems.length && originalSelectOf(item.el) &&
+          find(innerItems, (x) => x.type === 'select' && originalSelectOf(x.el) === originalSelectOf(item.el)) !== null) {
+        // The listening wrapper of a custom select drawn inside it (Chosen's chosen-container):
+        // the select is the unit; what the wrapper shows besides (its chips) is the select's.
+        setAdd(drop, item);
+        continue;
+      }
+      if (item.why !== 0 && innerItems.length && find(innerItems, (x) => x.type !== 'slider') === null) {
+        // A box around a slider that takes presses (bootstrap-slider's track, which shows the
+        // value in a tip of its own): part of the slider, whose handle is the unit.
+        setAdd(drop, item);
+        continue;
       }
       if (inner.size >= 8 || item.name.length > 400 || (item.why === BY_TABINDEX && readsLikeText(item)) ||
           (item.why !== 0 && inner.size && holdsDialogTitle(item.el)) || (item.why !== 0 && holdsCards(item.el))) {

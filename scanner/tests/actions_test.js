@@ -1389,3 +1389,40 @@ test('select says what was picked when the page moves the picked option out of t
   assert.deepStrictEqual([picked.text, picked.moved], ['Grace Hopper', true]);
   assert.strictEqual(await t.evalTest("() => [...document.getElementById('chosen').options].map((o) => o.text).join()"), 'Grace Hopper');
 });
+
+test('a control alone in a table cell is named by its column\'s header: a header table of its own above (jsGrid), a thead\'s lowest row, an ARIA grid; not where the cell has words of its own or the table no header', async () => {
+  const t = await open('grid_editing.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const inGrid = s.elements.filter((e) => ['input', 'select', 'checkbox'].includes(e.type) && e.rect.y < 120);
+  assert.deepStrictEqual(inGrid.map((e) => [e.type, e.text]),
+    [['input', 'Name'], ['input', 'Age'], ['select', 'Country'], ['checkbox', 'Is Married'], ['checkbox', 'Is Married']]);
+  assert.ok(byText(s, 'Units'), 'the thead\'s lowest row names the quantity field, not its group header "Quantity"');
+  assert.ok(byText(s, 'Discount'), 'an ARIA grid\'s column header names its cell\'s field');
+  assert.ok(byText(s, 'First name'), 'a layout table without a header row: the cell before names the field');
+  assert.ok(byText(s, 'Subscribe'), 'a checkbox with words of its own in its cell keeps them');
+});
+
+test('a button input with no value is named by its title, else by its class\'s action words; the last action word of a class names a chip\'s closer', async () => {
+  const t = await open('grid_editing.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const buttons = s.elements.filter((e) => e.tag === 'input' && e.type === 'button').map((e) => e.text);
+  assert.deepStrictEqual(buttons, ['insert mode', 'Update', 'Edit']);
+  assert.deepStrictEqual(s.elements.filter((e) => e.tag === 'a' && /close/.test(e.text)).map((e) => e.text), ['close']);
+});
+
+test('Chosen and bootstrap-select stand-ins are selects named by their hidden <select>\'s label; the wrapper and its chips are parts of them', async () => {
+  const t = await open('grid_editing.html');
+  const s = await ok(t, { cmd: 'scan' });
+  for (const name of ['Country', 'Skills', 'Department']) {
+    assert.deepStrictEqual(s.elements.filter((e) => e.text === name && e.rect.y > 200).map((e) => e.type), ['select'], name);
+  }
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Java' || e.text === 'Any department' || e.text === 'Choose a country...').map((e) => e.text), []);
+});
+
+test('a slider drawn in place of a hidden input is named by that input\'s label; the box around it that takes presses and shows the value is part of it', async () => {
+  const t = await open('grid_editing.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const volume = s.elements.filter((e) => e.type === 'slider');
+  assert.deepStrictEqual(volume.map((e) => [e.text, e.state.value]), [['Volume', '40']]);
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === '40').map((e) => e.type), []);
+});

@@ -293,6 +293,22 @@ describe('actions', () => {
     assert.match(await pageText(), /labels Bug,Urgent/);
   });
 
+  it('a grid row being edited: its fields are named by their column\'s header; select takes the select, not the header that reads the same', async () => {
+    const first = await ok('goto', { url: `${site.base}/e2e-pages/grid-row.html` });
+    assert.match(first, /select "Country" = "China"/, first);
+    assert.match(first, /input "Name" = "Otto Clay"/, first);
+    const picked = await ok('select', { target: 'Country', option: 'Canada' });
+    assert.match(picked, /\[\d+\] "Country" \(the one that offers options of 2 matches\) ← "Canada"/);
+    assert.match(await pageText(), /sorted none country Canada/);
+  });
+
+  it('a slider whose press keeps the focus where it was is focused as Tab would, and set by its arrow keys', async () => {
+    const first = await ok('goto', { url: `${site.base}/e2e-pages/grid-row.html` });
+    assert.match(first, /slider "Volume" = "40"/, first);
+    assert.match(await ok('type', { target: 'Volume', text: '65' }), /← 65/);
+    assert.match(await pageText(), /volume 65/);
+  });
+
   it('check and uncheck on options: a multiple list\'s option is chosen and let go; a single list keeps its choice', async () => {
     await ok('goto', { url: `${site.base}/e2e-pages/select-lists.html` });
     await ok('click', { target: 'Labels' });

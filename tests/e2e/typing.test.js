@@ -254,3 +254,16 @@ test('a field that writes its value only after the keys stop is not answered as 
   if (held === 'grace') assert.doesNotMatch(answer, /the field reads/);
   else assert.match(answer, new RegExp(`the field reads "${held}"`), `the field holds "${held}": ${answer}`);
 });
+
+test('a field that rewrites every key, even at a typist\'s pace, gets the text as a paste, and says so', async () => {
+  // typing.html?fallback: a colour field (bootstrap-colorpicker's way) writes the last colour back
+  // on each keyup until the value is a whole colour, so "#e83e8c" typed key by key reads "#000000".
+  // A person pastes it: one step, one input event; the field's change handler keeps it.
+  const r = await runLscope(['--log-level', 'debug', 'run', '-'], {
+    input: `goto ${site.base}/e2e-pages/typing.html?fallback\ntype Query "#e83e8c"\nclick "Search"\nurl\n`,
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr.slice(-2000));
+  assert.match(r.stdout, /ok type \[1\] "Query" "#e83e8c" \(pasted: the field rewrote the keys\)/);
+  assert.match(r.stdout, /ok url .*typing\.html\?q=%23E83E8C/, 'the form sends the colour the field kept');
+  assert.equal(logged(r.stderr, 'entered in one step, as a paste'), 1);
+});
