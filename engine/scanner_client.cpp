@@ -95,8 +95,10 @@ Status ScannerClient::click(int id, const std::string& frame, MouseButton button
       .status();
 }
 
-Status ScannerClient::type(int id, const std::string& frame, const std::string& text, bool clear) const {
-  return call({{"cmd", "type"}, {"id", id}, {"text", text}, {"clear", clear}}, frame).status();
+Status ScannerClient::type(int id, const std::string& frame, const std::string& text, bool clear, bool paste) const {
+  json cmd = {{"cmd", "type"}, {"id", id}, {"text", text}, {"clear", clear}};
+  if (paste) cmd["paste"] = true;
+  return call(cmd, frame).status();
 }
 
 Status ScannerClient::clear(int id, const std::string& frame) const {

@@ -89,7 +89,8 @@ class ScannerClient {
   Result<GuardResult> guardResult(const std::string& frame) const;
   // Synthetic-event fallbacks (§3.2-3.9) when native input cannot be used.
   Status click(int id, const std::string& frame, MouseButton button, int count, bool force) const;
-  Status type(int id, const std::string& frame, const std::string& text, bool clear) const;
+  // `paste`: the text goes in as a paste does, one input event and no key events.
+  Status type(int id, const std::string& frame, const std::string& text, bool clear, bool paste = false) const;
   Status clear(int id, const std::string& frame) const;
   Status setChecked(int id, const std::string& frame, bool checked) const;
   Status focus(int id, const std::string& frame) const;

@@ -8224,10 +8224,13 @@
     const before = currentValue(el, kind);
     if (clear) clearField(el, kind);
     const type = lc(attr(el, 'type'));
-    if (kind === 'input' && WHOLE_VALUE_TYPES[type]) {
-      const value = type === 'range' ? rangeValueOf(el, text) : text;
+    // `paste`: the text in one step as a paste puts it, one input event and no keys (a field
+    // that rewrites every key: the engine's last resort where the backend cannot commit text).
+    const paste = param(cmd, 'paste', false) === true && kind !== 'editable';
+    if ((kind === 'input' && WHOLE_VALUE_TYPES[type]) || paste) {
+      const value = type === 'range' && !paste ? rangeValueOf(el, text) : text;
       setNativeValue(el, kind, value);
-      fire(el, 'InputEvent', 'input', inputEventInit(el, 'insertText', value));
+      fire(el, 'InputEvent', 'input', inputEventInit(el, paste ? 'insertFromPaste' : 'insertText', value));
     } else {
       const acc = { value: currentValue(el, kind) };
       for (let i = 0; i < text.length; i++) {

@@ -1426,3 +1426,17 @@ test('a slider drawn in place of a hidden input is named by that input\'s label;
   assert.deepStrictEqual(volume.map((e) => [e.text, e.state.value]), [['Volume', '40']]);
   assert.deepStrictEqual(s.elements.filter((e) => e.text === '40').map((e) => e.type), []);
 });
+
+test('type with paste puts the text in one step, one input event and no keys: a field that rewrites every key keeps it', async () => {
+  const t = await open('grid_editing.html');
+  const s = await ok(t, { cmd: 'scan' });
+  await ok(t, { cmd: 'type', id: byText(s, 'Badge colour'), text: '#e83e8c' });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('colour').value"), '#000000', 'typed key by key, the field wrote black back');
+  const inputs = "() => document.getElementById('colour').dataset.inputs.split(',').length";
+  const typed = await t.evalTest(inputs);
+  await ok(t, { cmd: 'type', id: byText(s, 'Badge colour'), text: '#e83e8c', paste: true });
+  assert.deepStrictEqual(await t.evalTest("() => { const c = document.getElementById('colour'); return [c.value, c.dataset.keyups]; }"),
+    ['#e83e8c', '7'], 'no key event, the text kept');
+  // One input event for the text (and one for the clearing before it, as for any type).
+  assert.ok(await t.evalTest(inputs) - typed <= 2, 'one input event for the paste');
+});
