@@ -714,6 +714,18 @@ Point Page::frameOrigin(const std::string& frame) const {
   return off == state_.last->frame_offsets.end() ? Point{} : off->second;
 }
 
+// Whether `shown` is what is left of `typed` with some of its characters left out, in order
+// (case aside): a field that refuses some keys.
+static bool keptFrom(const std::string& shown, const std::string& typed) {
+  size_t j = 0;
+  for (char c : shown) {
+    while (j < typed.size() && std::tolower(static_cast<unsigned char>(typed[j])) != std::tolower(static_cast<unsigned char>(c))) ++j;
+    if (j == typed.size()) return false;
+    ++j;
+  }
+  return true;
+}
+
 // An <input> checkbox or radio button: its own default action only toggles it.
 static bool isNativeToggle(const Element& el) {
   const std::string t = el.attributes.value("type", "");
@@ -910,15 +922,19 @@ Result<std::string> Page::type(const Element& given, const std::string& text, bo
     // A field that rewrites what is typed into it key by key, even at a typist's pace (a colour
     // picker that falls back to black for each incomplete "#e8"): a person pastes the text. In
     // one step, over its text selected: one input event, as a paste makes; change on leaving.
-    // (Where the backend has no one-step commit, WebDriver's, the value is set with an input
-    // and a change event, as for a date field.)
-    if (landed && !landed->empty() && plain_text) {
+    // Not a field that only leaves out keys it refuses ("123" of "abc123": a paste would put in
+    // what it filters); one that wrote text of its own ("#000000").
+    // (Where the backend has no one-step commit, WebDriver's, the scanner sets the value with
+    // one input event, as a paste.)
+    const auto shown = scanner_.getValue(el.scanner_id, el.frame);
+    const bool own_text = shown && shown->is_string() && !keptFrom(shown->get<std::string>(), text);
+    if (landed && !landed->empty() && plain_text && own_text) {
       spdlog::debug("type: {} rewrote the keys at a typist's pace too; entered in one step, as a paste", describe(el));
       if (may_commit) {
         LSCOPE_RETURN_IF_ERROR((*b)->pressKey("a", kModControl, deadline));
         LSCOPE_RETURN_IF_ERROR((*b)->commitText(text, deadline));
       } else {
-        LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, true, /*paste=*/true));
+        LSCOPE_RETURN_IF_ERROR(scanner_.type(el.scanner_id, el.frame, text, /*clear=*/false, /*paste=*/true));
       }
       settle();
       auto pasted = typedLanded(el, text);
@@ -1773,9 +1789,11 @@ Result<std::string> Page::setSlider(const Element& el, const std::string& text) 
   LSCOPE_RETURN_IF_ERROR((*b)->mouseClick(*point, MouseButton::kLeft, 1, 0, deadline));
   // A handle the press does not focus (bootstrap-slider without its `focus` option: its
   // mousedown keeps the focus where it was) takes the keys once focused as Tab would focus it.
+  // (Best effort: one that takes no focus at all may still hear the keys where they go.)
   if (el.frame.empty() && el.tag != "input" && scanner_.keysTarget(el.scanner_id, el.frame).on_target == false) {
-    spdlog::debug("setSlider: {} took no focus from the press: focused as Tab would", describe(el));
-    LSCOPE_RETURN_IF_ERROR(scanner_.focus(el.scanner_id, el.frame));
+    const Status focused = scanner_.focus(el.scanner_id, el.frame);
+    spdlog::debug("setSlider: {} took no focus from the press: focused as Tab would{}", describe(el),
+                  focused.ok() ? "" : " (" + focused.message() + ")");
   }
   auto v = now();
   if (!v) return Status(codes::kElementNotInteractable, describe(el) + " shows no value (aria-valuenow) to set", "");
@@ -2347,8 +2365,9 @@ Result<Acted> Page::perform(const TargetSpec& target, const ActFn& act, const Ac
     // Of the matches, one the action can be done to: a person types into the field called
     // "Comment", not into the button beside it that reads the same.
     if (o.accepts && !o.accepts(*chosen)) {
-      auto fit = std::find_if(where->res.candidates.begin(), where->res.candidates.end(),
-                              [&](const Element* c) { return o.accepts(*c); });
+      auto fit = std::find_if(where->res.candidates.begin(), where->res.candidates.end(), [&](const Element* c) {
+        return o.accepts(*c) && (!o.accepts_same_text || normalizeText(c->text) == normalizeText(chosen->text));
+      });
       if (fit != where->res.candidates.end()) {
         chosen = *fit;
         out.how = "the one that " + o.accepts_what + " of " + std::to_string(where->res.candidates.size()) + " matches";

@@ -87,6 +87,9 @@ struct ActOptions {
   // says it in the answer ("takes text").
   std::function<bool(const Element&)> accepts;
   std::string accepts_what;
+  // Only over a match that reads the same (select: a grid's "Country" select over its sortable
+  // "Country" header, not a "Country of birth" select over a "Country" dropdown button).
+  bool accepts_same_text = false;
 };
 
 // What perform() acted on and what it did.

@@ -42,10 +42,11 @@ ActOptions actOptions(const Command& c) {
   return o;
 }
 
-// Of equal matches, `select` takes one that offers options: a grid's "Country" select, not the
-// sortable "Country" header above it.
+// Of matches that read the same, `select` takes one that offers options: a grid's "Country"
+// select, not the sortable "Country" header above it (a slider takes a value too).
 bool offersOptions(const Element& e) {
-  return e.type == "select" || e.tag == "select";
+  return e.type == "select" || e.tag == "select" || e.type == "slider" ||
+         e.attributes.value("role", "") == "combobox";
 }
 
 // An action on the command's target: auto-wait, act, then the change report.
@@ -61,6 +62,7 @@ Response targetAction(CommandEnv& env, const Command& c, const std::string& verb
     } else if (verb == "select") {
       o.accepts = offersOptions;
       o.accepts_what = "offers options";
+      o.accepts_same_text = true;
     }
     auto done = page.perform(*c.target, act, o);
     if (!done) return done.status();
@@ -326,6 +328,7 @@ Response selectEach(CommandEnv& env, const Command& c, const json& options) {
     ActOptions o = actOptions(c);
     o.accepts = offersOptions;
     o.accepts_what = "offers options";
+    o.accepts_same_text = true;
     for (size_t i = 0; i < options.size() && !whole; ++i) {
       auto done = page.perform(*c.target, [&](const Element& el) -> Result<std::string> {
         whole = i == 0 && Page::takesListAtOnce(el);

@@ -1996,9 +1996,11 @@
     const tokens = strSplit(collapse(attr(el, 'class') + ' ' + attr(el, 'data-action')), ' ');
     for (let i = 0; i < tokens.length; i++) {
       const parts = strSplit(lc(tokens[i]), /[-_]+/);
-      // (The last action word: Chosen's chip closer is "search-choice-close".)
+      // (The last run of action words: Chosen's chip closer is "search-choice-close", a
+      // "menu-toggle" stays one.)
       for (let j = parts.length - 1; j >= 0; j--) {
         if (reTest(ACTION_WORD, parts[j])) {
+          while (j > 0 && reTest(ACTION_WORD, parts[j - 1])) j--;
           // (Not the kind of control the class also says: jsGrid's "jsgrid-insert-mode-button".)
           let end = parts.length;
           while (end - 1 > j && reTest(/^(button|btn|icon|ico|link|control)$/, parts[end - 1])) end--;
@@ -2341,7 +2343,8 @@
       const tag = tagOf(node);
       if (tag === 'body' || tag === 'form' || tag === 'html') return '';
       // (`after`: the hidden field may follow the drawing too, as bootstrap-slider's does.)
-      const sides = after ? [previousElementSibling(node), nextElementSibling(node)] : [previousElementSibling(node)];
+      // (Its own first: sliders drawn one after another each before their input.)
+      const sides = after ? [nextElementSibling(node), previousElementSibling(node)] : [previousElementSibling(node)];
       for (let i = 0; i < sides.length; i++) {
         const prev = sides[i];
         const ptag = prev ? tagOf(prev) : '';
@@ -2355,12 +2358,15 @@
   }
 
   /**
-   * The header of the column a control sits in, when it is alone in its table cell and labelled
-   * by nothing else: a grid's editing and inserting rows (jsGrid, an editable DataTable), a row's
-   * checkbox under "Married". A person reads the column's header above it, not the cell before.
-   * The header row is the table's own (thead, or a row of th only), or a header table of its own
-   * just before it that lines up cell for cell (jsGrid, scrolling DataTables); ARIA grids' column
-   * headers likewise. Matched by position: the header whose width spans the control's middle.
+   * The header of the column a control sits in, when the control's table cell holds no text of
+   * its own and nothing else labels it: a grid's editing and inserting rows (jsGrid, an editable
+   * DataTable), a row's checkbox under "Married". A person reads the column's header above it,
+   * not the cell before. The header row is the table's lowest one (thead's last row, else the
+   * last row of th only before the body), or that of a header table of its own just before it
+   * (jsGrid, scrolling DataTables), or an ARIA grid's row of column headers; it must line up
+   * with the control's row cell for cell, and its cell over the control hold text and no control
+   * (a "Select all" checkbox or a filter names no row). A form laid out in a table, whose row
+   * has its own label (a th, or a cell of text ending in ":"), keeps that label.
    */
   function columnHeaderText(el) {
     let cell = null;
@@ -2370,51 +2376,92 @@
       if (tag === 'td' || role === 'gridcell' || role === 'cell') cell = n;
       else if (tag === 'tr' || tag === 'table' || role === 'row') return '';
     }
-    if (!cell || collapse(ownText(cell, new B.Set([el])))) return '';
-    const table = closestMatch(cell, 'table, [role=grid], [role=treegrid], [role=table]', null);
-    if (!table) return '';
-    const row = closestMatch(cell, 'tr, [role=row]', table);
-    const headersOf = (t) => {
-      const heads = filter(queryAll(t, 'th, [role=columnheader]'), (h) => {
-        if (ariaRole(h) === 'columnheader') return true;
-        const tr = parentElement(h);
-        return !!tr && (tagOf(parentElement(tr)) === 'thead' || !firstOf(tr, 'td'));
-      });
-      return heads;
-    };
-    let heads = headersOf(table);
-    if (!heads.length && tagOf(table) === 'table') {
-      // A header table of its own just before the body's (up to three boxes up).
-      for (let n = table, level = 0; n && level < 3 && !heads.length; n = parentElement(n), level++) {
-        const prev = previousElementSibling(n);
-        const t = prev ? (tagOf(prev) === 'table' ? prev : firstOf(prev, 'table')) : null;
-        if (!t) continue;
-        // Its lowest header row must line up with the control's row cell for cell.
-        const found = headersOf(t);
-        const tr = found.length ? parentElement(found[found.length - 1]) : null;
-        const above = tr ? B.rowCells(tr) : [];
-        const own = row && tagOf(row) === 'tr' ? B.rowCells(row) : [];
-        let lined = above.length > 1 && above.length === own.length;
-        for (let i = 0; lined && i < own.length; i++) {
-          const a = getRect(above[i]);
-          const b = getRect(own[i]);
-          lined = mathAbs(a.left - b.left) <= 2 && mathAbs(a.right - b.right) <= 2;
+    if (!cell) return '';
+    const skip = new B.Set();
+    setAdd(skip, el);
+    if (collapse(ownText(cell, skip))) return '';
+    const row = parentElement(cell);
+    if (!row || !(tagOf(row) === 'tr' || ariaRole(row) === 'row')) return '';
+    const cells = rowCellsOf(row);
+    const at = indexOf(cells, cell);
+    if (at < 0) return '';
+    // The row's own label before the control: a form laid out in a table.
+    for (let i = 0; i < at; i++) {
+      const c = cells[i];
+      const text = collapse(safeInnerText(c));
+      if (tagOf(c) === 'th' || ariaRole(c) === 'rowheader' || reTest(/:\s*$/, text)) return '';
+    }
+    const heads = headerCellsFor(row, cells);
+    const head = heads ? heads[at] : null;
+    if (!head || firstOf(head, FIELD_SELECTOR)) return '';
+    const text = collapse(safeInnerText(head));
+    return text.length <= 60 && reTest(/[\p{L}\p{N}]/u, text) ? text : '';
+  }
+
+  /** A row's cells: a <tr>'s own, or an ARIA row's cells and headers. */
+  function rowCellsOf(row) {
+    if (tagOf(row) === 'tr') return B.rowCells(row);
+    return filter(B.children(row), (c) => {
+      const role = ariaRole(c);
+      return role === 'gridcell' || role === 'cell' || role === 'columnheader' || role === 'rowheader';
+    });
+  }
+
+  /**
+   * The header cells over `row`'s cells, one per cell, lined up (columnHeaderText), or null.
+   * Found once per table and scan.
+   */
+  function headerCellsFor(row, cells) {
+    const table = closestMatch(row, 'table, [role=grid], [role=treegrid], [role=table]', null);
+    if (!table) return null;
+    const memo = scanMemo && scanMemo.columnHeads;
+    let header = memo ? mapGet(memo, table) : undefined;
+    if (header === undefined) {
+      header = headerRowOf(table);
+      if (!header && tagOf(table) === 'table') {
+        // A header table of its own just before the body's (up to three boxes up).
+        for (let n = table, level = 0; n && level < 3 && !header; n = parentElement(n), level++) {
+          const prev = previousElementSibling(n);
+          const t = prev ? (tagOf(prev) === 'table' ? prev : firstOf(prev, 'table')) : null;
+          if (t) header = headerRowOf(t);
         }
-        if (lined) heads = found;
       }
+      header = header || null;
+      if (memo) mapSet(memo, table, header);
     }
-    if (!heads.length) return '';
-    const r = getRect(el);
-    const mid = r.left + r.width / 2;
-    // The lowest header row's cell over the control (a group header spans several columns above).
-    for (let i = heads.length - 1; i >= 0; i--) {
-      const h = getRect(heads[i]);
-      if (h.width > 0 && h.left <= mid && mid < h.right && h.bottom <= r.top + 1) {
-        const text = collapse(safeInnerText(heads[i]));
-        return text.length <= 60 ? text : '';
+    if (!header || header === row) return null;
+    const above = rowCellsOf(header);
+    if (above.length < 2 || above.length !== cells.length) return null;
+    for (let i = 0; i < cells.length; i++) {
+      const a = getRect(above[i]);
+      const b = getRect(cells[i]);
+      if (mathAbs(a.left - b.left) > 2 || mathAbs(a.right - b.right) > 2 || a.bottom > b.top + 1) return null;
+    }
+    return above;
+  }
+
+  /** A table's lowest header row: thead's last, else the last row of th only before the body. */
+  function headerRowOf(table) {
+    if (tagOf(table) !== 'table') {
+      const head = firstOf(table, '[role=columnheader]');
+      const row = head ? parentElement(head) : null;
+      return row && ariaRole(row) === 'row' ? row : null;
+    }
+    const thead = B.tableHead(table);
+    const rows = B.tableRows(table);
+    let last = null;
+    for (let i = 0; i < rows.length && i < 12; i++) {
+      const r = rows[i];
+      if (thead) {
+        if (parentElement(r) !== thead) break;
+        last = r;
+        continue;
       }
+      const rc = B.rowCells(r);
+      if (!rc.length || find(rc, (c) => tagOf(c) !== 'th') !== null) break;
+      last = r;
     }
-    return '';
+    return last;
   }
 
   function isEditable(el) {
@@ -2545,8 +2592,8 @@
       // select is the control. (An address field in an "address-select" box holds no value.)
       if ((!t || t === 'text' || t === 'search') && !role) {
         // (Chosen's multiple box types into a field of its own, the select's stand-in.)
-        if (tagOf(parentElement(el)) === 'li' && reTest(/(^|\s)search-field(\s|$)/, attr(parentElement(el), 'class')) &&
-            originalSelectOf(el)) return 'select';
+        const up = parentElement(el);
+        if (up && tagOf(up) === 'li' && reTest(/(^|\s)search-field(\s|$)/, attr(up, 'class')) && originalSelectOf(el)) return 'select';
         const component = selectComponentOf(el);
         if (component && queryAll(component, 'input[type=hidden], select').length) return 'select';
       }
@@ -4040,7 +4087,7 @@
     scanMemo = { unique: new B.Map(), attrs: new B.Map(), slots: new B.Map(), labels: new B.Map(),
       styles: new B.Map(), search: new B.Map(), originals: new B.Map(), inside: new B.Map(), pointed: new B.Map(),
       landmarks: new B.Map(), forms: new B.Map(), hiddenCombos: new B.Map(), ligatures: new B.Map(),
-      firstControls: new B.Map(), radioHeadings: new B.Map(), controlLabels: new B.Map() };
+      firstControls: new B.Map(), radioHeadings: new B.Map(), controlLabels: new B.Map(), columnHeads: new B.Map() };
     try {
       return fn();
     } finally {

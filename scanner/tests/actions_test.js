@@ -1400,6 +1400,11 @@ test('a control alone in a table cell is named by its column\'s header: a header
   assert.ok(byText(s, 'Discount'), 'an ARIA grid\'s column header names its cell\'s field');
   assert.ok(byText(s, 'First name'), 'a layout table without a header row: the cell before names the field');
   assert.ok(byText(s, 'Subscribe'), 'a checkbox with words of its own in its cell keeps them');
+  // A header cell holding a control names no row; a form laid out in a table keeps its row labels.
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Select all').map((e) => e.tag), ['input']);
+  assert.deepStrictEqual(s.elements.filter((e) => /Contact details|^Value$/.test(e.text)).map((e) => e.text), []);
+  assert.ok(s.elements.find((e) => e.type === 'input' && /^Phone/.test(e.text)), 'the cell before names the phone field');
+  assert.ok(byText(s, 'Time zone'), 'a row header names its field');
 });
 
 test('a button input with no value is named by its title, else by its class\'s action words; the last action word of a class names a chip\'s closer', async () => {
