@@ -1445,3 +1445,9 @@ test('type with paste puts the text in one step, one input event and no keys: a 
   // One input event for the text (and one for the clearing before it, as for any type).
   assert.ok(await t.evalTest(inputs) - typed <= 2, 'one input event for the paste');
 });
+
+test('a text field that is a shadow root\'s own child is listed (it has no parent element)', async () => {
+  const t = await open('shadow_text.html');
+  const s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.elements.map((e) => [e.type, e.text]), [['input', 'Plain'], ['input', 'Shadow field']]);
+});
