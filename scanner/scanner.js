@@ -2346,10 +2346,10 @@
       // (Its own first: sliders drawn one after another each before their input.)
       const sides = after ? [nextElementSibling(node), previousElementSibling(node)] : [previousElementSibling(node)];
       for (let i = 0; i < sides.length; i++) {
-        const prev = sides[i];
-        const ptag = prev ? tagOf(prev) : '';
-        if ((ptag === 'textarea' || ptag === 'input') && !isRenderedBox(prev)) {
-          const t = controlLabelText(prev);
+        const side = sides[i];
+        const stag = side ? tagOf(side) : '';
+        if ((stag === 'textarea' || stag === 'input') && !isRenderedBox(side)) {
+          const t = controlLabelText(side);
           if (t) return t;
         }
       }
@@ -4826,8 +4826,8 @@
           continue;
         }
       }
-      if (item.why !== 0 && !custom && innerItems.length && originalSelectOf(item.el) &&
-          find(innerItems, (x) => x.type === 'select' && originalSelectOf(x.el) === originalSelectOf(item.el)) !== null) {
+      const wrapped = item.why !== 0 && !custom && innerItems.length ? originalSelectOf(item.el) : null;
+      if (wrapped && find(innerItems, (x) => x.type === 'select' && originalSelectOf(x.el) === wrapped) !== null) {
         // The listening wrapper of a custom select drawn inside it (Chosen's chosen-container):
         // the select is the unit; what the wrapper shows besides (its chips) is the select's.
         setAdd(drop, item);
