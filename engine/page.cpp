@@ -1500,11 +1500,21 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   // Pressed only while it still reads its text: a list that re-sorts as options are chosen
   // (Carbon's MultiSelect puts the chosen first, its rows keyed by position) draws another
   // option into the same row. Found again then, at most twice.
+  // A list that has just opened may not take presses yet: it fades or slides in, or holds off
+  // pointer events for a moment so that the press that opened it picks nothing (w2ui's menus,
+  // for 100 ms). A person waits until it is there; so does the press, for at most a second.
+  const Deadline settle = deadline.capped(Millis(1000));
   for (int tries = 0;; ++tries) {
     ClickOptions press;
     press.reads = chosen.text;
     auto c = click(chosen, press);
     if (c) break;
+    if (c.status().code() == codes::kElementNotInteractable && mayPass(c.status()) && !settle.expired()) {
+      spdlog::debug("select: {}", c.status().message());
+      waitForChange(settle, Millis(50));
+      --tries;
+      continue;
+    }
     if (c.status().code() != codes::kElementStale || tries == 2) return c.status();
     spdlog::debug("select: {}", c.status().message());
     auto again = scan();

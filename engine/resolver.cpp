@@ -587,6 +587,13 @@ Result<Resolution> resolveTarget(const TargetSpec& target, const PageScan& scan,
       for (auto& f : found) {
         extra->push_back(f.element);
         via.push_back(f.via);
+        // A person presses the words, not the middle of the box that hears them (a grid whose
+        // body listens for every row's clicks: w2ui's): aim at the text where it lies inside.
+        if (f.via == "ancestor" && f.text_rect.width > 0 && f.text_rect.height > 0 &&
+            f.text_rect.within(f.element.rect, 1) &&
+            f.text_rect.width * f.text_rect.height < 0.5 * f.element.rect.width * f.element.rect.height) {
+          extra->back().aim = f.text_rect;
+        }
       }
       std::vector<const Element*> list;
       for (const auto& e : *extra) list.push_back(&e);

@@ -2056,7 +2056,8 @@
     // The control `el` is part of: itself, or the outermost box around it with a control's role
     // (Blueprint's MultiSelect: a combobox box around the tags, their remove buttons and the
     // input). Inside it, what comes before is the control's own (a chosen tag), no label.
-    let own = el;
+    // (Or its box of chips: w2ui's enum field.)
+    let own = (tagOf(el) === 'input' && chipBoxOf(el)) || el;
     for (let n = parentElement(el), level = 0; n && level < 6 && !LABEL_CLIMB_STOP[tagOf(n)]; n = parentElement(n), level++) {
       try {
         if (matches(n, FIELD_SELECTOR)) own = n;
@@ -2084,12 +2085,38 @@
       if (!fields) return '';
       for (let i = 0; i < fields.length; i++) {
         const f = fields[i];
-        if (nodeContains(f, own) || nodeContains(own, f) || !isRenderedBox(f)) continue;
+        if (nodeContains(f, own) || nodeContains(own, f) || !isRenderedBox(f) || unseenField(f)) continue;
         return '';
       }
       node = up;
     }
     return '';
+  }
+
+  /** A text field drawn at opacity 0 (or in a box that is), which a person cannot see. */
+  function unseenField(f) {
+    // (Not a checkable: a checkbox drawn by a box beside it is at opacity 0 too.)
+    if (isNativeCheckable(f)) return false;
+    if (checkVisibility) return !checkVisibility(f, VISIBILITY_CHECK) || laidUnder(f);
+    // (A browser without checkVisibility, WPE WebKit's: the opacity of the field and 3 boxes up.)
+    for (let n = f, depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+      if (transparentStyle(n)) return true;
+    }
+    return laidUnder(f);
+  }
+
+  /**
+   * A text field laid under the page (a negative z-index) with no background of its own: the
+   * value store of a field drawn in a box over it (w2ui's enum field: chips and a search input in
+   * the box before it). A person sees and uses the box, never this field.
+   */
+  function laidUnder(f) {
+    const tag = tagOf(f);
+    if ((tag !== 'input' && tag !== 'textarea') || isNativeCheckable(f)) return false;
+    const st = styleOf(f);
+    if (!st || !(parseFloatSafe(st.zIndex) < 0)) return false;
+    const bg = st.backgroundColor;
+    return !bg || bg === 'transparent' || reTest(/rgba\([^)]*,\s*0\)$/, bg);
   }
 
   /** Label text before `node` among its siblings: a string (maybe '' to stop), or null to climb. */
@@ -2116,7 +2143,12 @@
       }
       if (tag === 'label' && (labelControl(n) || labelsElsewhere(n, node))) return '';
       if (!isRenderedBox(n)) continue;
-      if (firstOf(n, FIELD_SELECTOR + ', a[href]')) return '';
+      if (firstOf(n, FIELD_SELECTOR + ', a[href]')) {
+        // (A box that holds only a field nobody sees is a part of this one's drawing: w2ui's list
+        // field keeps its search input at opacity 0 in a box laid over the field.)
+        if (!firstOf(n, 'a[href]') && find(queryAll(n, FIELD_SELECTOR), (f) => !unseenField(f)) === null) continue;
+        return '';
+      }
       const t = labelText(n);
       if (!t) continue;
       return labelish(t);
@@ -2233,11 +2265,16 @@
       const suffixed = B.reExec(/^([a-z][a-z0-9-]*?)[-_]icon$/, t);
       // (PrimeVue's "p-icon": a one-letter stem is a library's prefix, no glyph; so is a stem
       // ending in a version, Blueprint's "bp6-icon"; PrimeReact's "p-button-icon" is the icon of
-      // a button: a short prefix, then a component's word.)
+      // a button: a short prefix, then a component's word. A prefix with a digit in it is a
+      // library's too, and what follows it a part's abbreviation: w2ui's "w2ui-tb-icon", the box
+      // of a toolbar button's icon.)
       const stem = suffixed ? strReplace(suffixed[1], /^[a-z]{1,2}\d?-/, '') : '';
-      if (suffixed && suffixed[1].length > 1 && !reTest(/\d$/, suffixed[1]) && !NOT_GLYPH_WORDS[suffixed[1]] &&
-          !NOT_GLYPH_WORDS[stem]) {
-        return glyphWords(suffixed[1]);
+      const unprefixed = strReplace(stem, /^[a-z]*\d[a-z0-9]*(-|$)/, '');
+      // (A library's base class beside its glyph class, "w2ui-icon w2ui-icon-search": the glyph.)
+      const based = suffixed && find(tokens, (o) => strSlice(lc(o), 0, t.length + 1) === t + '-') !== null;
+      if (suffixed && !based && suffixed[1].length > 1 && !reTest(/\d$/, suffixed[1]) && !NOT_GLYPH_WORDS[suffixed[1]] &&
+          !NOT_GLYPH_WORDS[stem] && (unprefixed === stem || (unprefixed.length > 2 && !NOT_GLYPH_WORDS[unprefixed]))) {
+        return glyphWords(unprefixed === stem ? suffixed[1] : unprefixed);
       }
     }
     return '';
@@ -2282,9 +2319,16 @@
     const n = list ? mathMin(list.length, 12) : 0;
     for (let i = 0; i < n; i++) {
       const w = iconWordsOf(list[i]);
-      if (w) return w;
+      // (Not one kept transparent: w2ui's list field keeps a search glyph at opacity 0 until a
+      // person types.)
+      if (w && !transparentStyle(list[i])) return w;
     }
     return '';
+  }
+
+  function transparentStyle(el) {
+    const st = styleOf(el);
+    return !!st && +st.opacity === 0;
   }
 
   /** A <select>'s placeholder: the text of its empty-valued first option ("Select a fruit"). */
@@ -2587,6 +2631,8 @@
       if (BUTTON_INPUTS[t]) return 'button';
       // tom-select over a <select>; a read-only combobox input is a select box (Shoelace's sl-select).
       if (role === 'combobox' && (originalSelectOf(el) || hasAttribute(el, 'readonly'))) return 'select';
+      // w2ui's list field: a text input drawn as a select, its menu opened by the box over it.
+      if (reTest(/(^|\s)w2ui-select(\s|$)/, attr(el, 'class'))) return 'select';
       // The text field of a select component that filters its choices (Fomantic UI's "ui search
       // selection dropdown", its value in a hidden input): typing there chooses nothing; the
       // select is the control. (An address field in an "address-select" box holds no value.)
@@ -2594,6 +2640,8 @@
         // (Chosen's multiple box types into a field of its own, the select's stand-in.)
         const up = parentElement(el);
         if (up && tagOf(up) === 'li' && reTest(/(^|\s)search-field(\s|$)/, attr(up, 'class')) && originalSelectOf(el)) return 'select';
+        // (So does w2ui's enum field, in its box of chips over the field that holds the value.)
+        if (chipBoxOf(el)) return 'select';
         const component = selectComponentOf(el);
         if (component && queryAll(component, 'input[type=hidden], select').length) return 'select';
       }
@@ -2630,6 +2678,17 @@
       case 'combobox': case 'listbox': return 'select';
       default: return 'generic';
     }
+  }
+
+  /**
+   * The box of chips a select's text field types in, drawn over the field that holds the value
+   * (w2ui's enum field, div.w2ui-list), up to 4 boxes up; null for any other field.
+   */
+  function chipBoxOf(el) {
+    for (let n = parentElement(el), depth = 0; n && depth < 4; n = parentElement(n), depth++) {
+      if (reTest(/(^|\s)w2ui-list(\s|$)/, attr(n, 'class'))) return n;
+    }
+    return null;
   }
 
   /** The box with role=combobox a text input is the one text field of (ARIA 1.1), or null. */
@@ -2880,6 +2939,9 @@
       }
     }
     if (tagOf(el) === 'input') {
+      // A text field in a box of chips shows its choices as the chips (w2ui's enum: li-item).
+      const chips = chipBoxOf(el);
+      if (chips) return join(filter(map(queryAll(chips, '.li-item'), (c) => collapse(labelText(c))), (t) => !!t), ', ');
       // A hidden focus target shows nothing itself: its label shows the choice after the name.
       if (isFocusTargetCombobox(el) && !isVisible(el)) {
         const labels = labelsOf(el);
@@ -3343,6 +3405,12 @@
         alias = name;
         name = shown;
       }
+    }
+    // A slider whose label says its value too ("Discount % 10%": Webix's) is named without it:
+    // the name stays when the value moves.
+    if (type === 'slider' && name) {
+      const tail = B.reExec(/^(.*\S)\s+(-?\d[\d.,]*)\s*(%|[a-z]{1,3})?$/i, name);
+      if (tail && tail[2] === str(attr(el, 'aria-valuenow'))) name = tail[1];
     }
     const role = roleOf(el, tag, type, name);
     return { el, ctx, tag, type, role, name, text: truncate(name, TEXT_MAX), vis,
@@ -4542,7 +4610,7 @@
     const checkableButton = tagOf(c.el) === 'button' && (ariaRole(c.el) === 'switch' || ariaRole(c.el) === 'checkbox');
     if (!vis.visible && (isNativeCheckable(c.el) || isFocusTargetCombobox(c.el) || checkableButton)) {
       proxy = visibleLabelOf(c.el, cache) || (isNativeCheckable(c.el) ? drawnCheckableBox(c.el, cache) : null);
-      if (proxy && holdsValueOf(c.el, proxy)) return null;
+      if (proxy && (holdsValueOf(c.el, proxy) || ariaStandInOf(c.el))) return null;
       if (proxy) vis = visibilityOf(proxy, cache, true);
     } else if (!vis.visible && tagOf(c.el) === 'input' && lc(attr(c.el, 'type')) === 'range') {
       proxy = drawnThumbOf(c.el, cache);
@@ -4562,6 +4630,7 @@
       if (shown) vis = shown;
     }
     if (!vis.visible && !includeHidden) return null;
+    if (!includeHidden && !proxy && laidUnder(c.el)) return null;
     if (!vis.rect) vis.rect = getRect(proxy || c.el);
     const item = classify(c.el, c.ctx, vis, c.why);
     if (drawnSlider) item.type = 'slider';
@@ -4755,12 +4824,33 @@
         }
         continue;
       }
+      if (item.why === 0 && ariaRole(item.el) === 'spinbutton' && !isFormControl(item.el)) {
+        // A box with role=spinbutton around its own text field and step buttons (Webix's
+        // counter): the field is the unit, and the box its group.
+        let field = false;
+        for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
+          if (items[j].tag === 'input' && items[j].type === 'input') field = true;
+        }
+        if (field) {
+          setAdd(drop, item);
+          continue;
+        }
+      }
       if (item.why === 0 && !listbox && !custom) continue;
       const inner = new B.Set();
       const innerItems = [];
       let options = 0;
       for (let j = i + 1; j < n && insideForUnits(item.el, items[j].el); j++) {
-        if (setHas(drop, items[j])) continue;
+        if (setHas(drop, items[j])) {
+          // (A delegating list's children stand in its place.)
+          if (extra && mapHas(extra, items[j])) {
+            each(mapGet(extra, items[j]), (c) => {
+              setAdd(inner, c.el);
+              push(innerItems, c);
+            });
+          }
+          continue;
+        }
         setAdd(inner, items[j].el);
         push(innerItems, items[j]);
         if (items[j].type === 'option') options++;
@@ -4833,6 +4923,14 @@
         setAdd(drop, item);
         continue;
       }
+      if (item.why !== 0 && find(innerItems, (x) => x.type === 'select' && x.tag === 'input' && chipBoxOf(x.el) === item.el) !== null &&
+          find(innerItems, (x) => x.type !== 'select' && x.type !== 'button') === null) {
+        // The box of chips that a select's text field types in, which takes the clicks around
+        // the field (w2ui's enum): part of the select; its chips are the select's choices, their
+        // closers units of their own.
+        setAdd(drop, item);
+        continue;
+      }
       if (item.why !== 0 && innerItems.length && find(innerItems, (x) => x.type !== 'slider') === null) {
         // A box around a slider that takes presses (bootstrap-slider's track, which shows the
         // value in a tip of its own): part of the slider, whose handle is the unit.
@@ -4849,6 +4947,9 @@
         // listens for clicks around its labelled input: the input is the unit).
         const skip = new B.Set(inner);
         each(innerItems, (x) => each(labelsOf(x.el), (l) => setAdd(skip, l)));
+        // Nor the text of controls drawn disabled inside it (w2ui's toolbar: its "Delete" and
+        // "Save" wait, unheard, for a selection; the box around the line hears drags).
+        each(queryAll(item.el, '.disabled, [aria-disabled="true"]'), (d) => setAdd(skip, d));
         const own = collapse(ownText(item.el, skip));
         // (A field's placeholder drawn over it in a box of its own, Naive UI's n-input: the
         // box's only text is the field's.)
@@ -4860,7 +4961,8 @@
         item.text = truncate(own, TEXT_MAX);
         continue;
       }
-      if (!item.name && !firstOf(item.el, 'img, svg, canvas, i, [class*="icon" i]') &&
+      const glyph = item.name ? null : firstOf(item.el, 'img, svg, canvas, i, [class*="icon" i]');
+      if (!item.name && (!glyph || transparentStyle(glyph)) &&
           !reTest(/^(img|svg|canvas|i)$/, item.tag)) {
         setAdd(drop, item);
         continue;
@@ -5013,23 +5115,45 @@
 
   /**
    * For a plain clickable list (a listener on the list: delegation) whose three or more visible
-   * element children are alike (same tag and class) and hold all its text: those children as
-   * items, in its place. Null otherwise.
+   * element children are alike and hold all its text: those children as items, in its place.
+   * Through boxes that only wrap one shown child (w2ui's grid listens on the box around its
+   * records' table, rows in its tbody). Alike: one tag, and a class in common, or none (table
+   * rows and list items: one tag; striped rows alternate their classes). Boxes of no size (a
+   * grid's spacer rows) are no children. Null otherwise.
    */
   function delegatedChildren(item) {
     if (!(item.why & (BY_LISTENER | BY_HANDLER))) return null;
-    const kids = children(item.el);
-    if (!kids || kids.length < 3 || kids.length > 200) return null;
-    const sig = (k) => tagOf(k) + '.' + firstClass(k);
-    const first = sig(kids[0]);
+    const sized = (k) => {
+      const r = getRect(k);
+      return r.width > 0 && r.height > 0;
+    };
+    let kids = filter(children(item.el) || [], sized);
+    for (let depth = 0; depth < 3 && kids.length === 1 && !isFormControl(kids[0]); depth++) {
+      kids = filter(children(kids[0]) || [], sized);
+    }
+    if (kids.length < 3 || kids.length > 200) return null;
+    const tag0 = tagOf(kids[0]);
+    const classes0 = strSplit(collapse(str(attr(kids[0], 'class'))), ' ');
+    const alike = (k) => {
+      if (tagOf(k) !== tag0) return false;
+      if (tag0 === 'tr' || tag0 === 'li') return true;
+      const cls = collapse(str(attr(k, 'class')));
+      if (!cls || !classes0[0]) return !cls && !classes0[0];
+      const mine = strSplit(cls, ' ');
+      return find(mine, (c) => includes(classes0, c)) !== null;
+    };
     const cache = newVisibilityCache();
     const out = [];
     for (let i = 0; i < kids.length; i++) {
-      if (sig(kids[i]) !== first) return null;
+      if (!alike(kids[i])) return null;
       const vis = visibilityOf(kids[i], cache, true);
       if (!vis.visible) continue;
       const child = classify(kids[i], item.ctx, vis, item.why);
-      if (!child.name) return null;
+      if (!child.name) {
+        // (An empty one is a spacer: w2ui's grid keeps rows of empty cells to size its columns.)
+        if (!collapse(textContent(kids[i])) && !firstOf(kids[i], 'img, svg, canvas, input, select, textarea, button')) continue;
+        return null;
+      }
       const off = frameOffset(item.ctx.chain);
       child.rect = { x: vis.rect.left + off.x, y: vis.rect.top + off.y, width: vis.rect.width,
         height: vis.rect.height };
@@ -5158,7 +5282,11 @@
       if (tag === 'input' && type === 'file') return true;
       // A checkbox or radio laid transparent over the small box that draws it (AG Grid's row
       // selection box): a person clicks the drawing, and the input takes the click.
-      if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return drawsCheckBox(composedParent(el));
+      // Or over the box beside it that draws a switch (w2ui's toggle: the input at opacity 0
+      // over the div after it).
+      if (tag === 'input' && (type === 'checkbox' || type === 'radio')) {
+        return drawsCheckBox(composedParent(el)) || drawsSwitchBeside(el);
+      }
       // A range input laid transparent over the slider its box draws beside it, a rail and a
       // thumb (Fluent UI React's Slider): it takes the pointer and the keys.
       if (tag === 'input' && type === 'range') return drawsSlider(composedParent(el));
@@ -5191,6 +5319,27 @@
           const ps = pseudoStyleOf(box, p);
           return !!ps && ps.content !== 'none' && ps.content !== 'normal';
         });
+  }
+
+  /**
+   * Whether the element next to a checkable draws it where it lies: a box of a switch's or a
+   * check box's size (8 to 80 px wide, 8 to 40 high) with a border or a background, most of it
+   * under the input.
+   */
+  function drawsSwitchBeside(el) {
+    const r = getRect(el);
+    return !!find([nextElementSibling(el), previousElementSibling(el)], (n) => {
+      if (!n || isFormControl(n)) return false;
+      const b = getRect(n);
+      if (b.width < 8 || b.height < 8 || b.width > 80 || b.height > 40) return false;
+      const w = mathMin(r.left + r.width, b.left + b.width) - mathMax(r.left, b.left);
+      const h = mathMin(r.top + r.height, b.top + b.height) - mathMax(r.top, b.top);
+      if (w <= 0 || h <= 0 || w * h < 0.5 * b.width * b.height) return false;
+      const st = styleOf(n);
+      const visibleColor = (c) => !!c && c !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, c);
+      return !!st && ((parseFloatSafe(st.borderTopWidth) > 0 && visibleColor(st.borderTopColor)) ||
+          visibleColor(st.backgroundColor));
+    });
   }
 
   /**
@@ -5325,6 +5474,22 @@
    * clicks and an `aria-hidden` input the label's `for` names. The span is the control; the input
    * would list it twice.
    */
+  /**
+   * For a hidden native checkbox or radio: the ARIA one drawn beside it in its box (Webix's
+   * checkbox and radio: the input at display:none, a `button role=checkbox` after it that takes
+   * the clicks), which is the control a person uses; null when there is none.
+   */
+  function ariaStandInOf(el) {
+    if (!isNativeCheckable(el)) return null;
+    const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];
+    for (let box = parentElement(el), depth = 0; box && depth < 2; box = parentElement(box), depth++) {
+      if (queryAll(box, 'input').length !== 1) return null;
+      const found = find(queryAll(box, '[role]'), (r) => r !== el && !!roles[ariaRole(r)] && isRenderedBox(r));
+      if (found) return found;
+    }
+    return null;
+  }
+
   function holdsValueOf(el, label) {
     if (!isNativeCheckable(el) || attr(el, 'aria-hidden') !== 'true' || tagOf(label) !== 'label') return false;
     const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];

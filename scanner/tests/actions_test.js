@@ -1451,3 +1451,37 @@ test('a text field that is a shadow root\'s own child is listed (it has no paren
   const s = await ok(t, { cmd: 'scan' });
   assert.deepStrictEqual(s.elements.map((e) => [e.type, e.text]), [['input', 'Plain'], ['input', 'Shadow field']]);
 });
+
+test('a box that hears its table rows\' clicks (through its table and tbody; spacer rows, striped classes) gives its rows as units', async () => {
+  const t = await open('drawn_fields.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const rows = s.elements.filter((e) => e.type === 'row').map((e) => e.text);
+  assert.deepStrictEqual(rows, ['1001 Printer on floor 2 jams Normal', '1002 Refund for double charge High',
+    '1003 Laptop battery swells Urgent', '1004 VPN drops every hour Normal']);
+  await ok(t, { cmd: 'click', id: byText(s, '1004 VPN drops every hour Normal') });
+  assert.strictEqual(await t.evalTest('() => document.body.dataset.clicked'), '4');
+});
+
+test('icon classes with a library\'s prefix name the glyph: "w2ui-icon w2ui-icon-search" is "search", a "w2ui-tb-icon" box no glyph', async () => {
+  const t = await open('drawn_fields.html');
+  const s = await ok(t, { cmd: 'scan' });
+  assert.deepStrictEqual(s.elements.filter((e) => e.type === 'button' && e.rect.y < 40).map((e) => e.text), ['reload', 'search']);
+});
+
+test('drawn fields: a list input drawn as a select, an enum\'s box of chips over the field laid under it, a toggle drawn after a transparent checkbox', async () => {
+  const t = await open('drawn_fields.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const fields = s.elements.filter((e) => e.rect.y > 180 && e.rect.y < 300).map((e) => [e.type, e.text, e.state.value ?? null]);
+  assert.deepStrictEqual(fields, [['select', 'Priority', ''], ['select', 'Tags', 'billing'], ['checkbox', 'VIP customer', null]]);
+  await ok(t, { cmd: 'click', id: byText(s, 'VIP customer') });
+  assert.strictEqual(await t.evalTest("() => document.getElementById('vip').checked"), true);
+});
+
+test('Webix\'s controls: a hidden native checkbox or radio beside the ARIA one that takes the clicks is one unit, a spinbutton box around its field is no unit, a slider\'s label that says its value names it without the value', async () => {
+  const t = await open('drawn_fields.html');
+  const s = await ok(t, { cmd: 'scan' });
+  const webix = s.elements.filter((e) => e.rect.y > 300).map((e) => [e.type, e.tag, e.text]);
+  assert.deepStrictEqual(webix, [['checkbox', 'button', 'I accept the terms'], ['radio', 'button', 'Payment Card'],
+    ['radio', 'button', 'Bank transfer'], ['button', 'button', 'Decrease value'], ['input', 'input', 'Quantity'],
+    ['button', 'button', 'Increase value'], ['slider', 'div', 'Discount %']]);
+});

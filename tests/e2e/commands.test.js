@@ -302,6 +302,20 @@ describe('actions', () => {
     assert.match(await pageText(), /sorted none country Canada/);
   });
 
+  it('a list that holds off presses for a moment after it opens: select waits for it', async () => {
+    const first = await ok('goto', { url: `${site.base}/e2e-pages/drawn-menu.html` });
+    assert.match(first, /select "Priority"/, first);
+    assert.match(await ok('select', { target: 'Priority', option: 'High' }), /← "High"/);
+    assert.match(await pageText(), /priority High row none/);
+  });
+
+  it('a grid\'s rows heard by the box around them are rows, and a click on words in one lands on them', async () => {
+    const first = await ok('goto', { url: `${site.base}/e2e-pages/drawn-menu.html` });
+    assert.match(first, /row "1004 VPN drops every hour"/, first);
+    await ok('click', { target: 'Laptop battery swells' });
+    assert.match(await pageText(), /priority none row 1003/);
+  });
+
   it('a slider whose press keeps the focus where it was is focused as Tab would, and set by its arrow keys', async () => {
     const first = await ok('goto', { url: `${site.base}/e2e-pages/grid-row.html` });
     assert.match(first, /slider "Volume" = "40"/, first);

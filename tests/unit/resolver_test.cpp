@@ -195,6 +195,34 @@ TEST_CASE("a text no listed element shows falls back to any text on the page") {
   CHECK(asked.empty());
 }
 
+TEST_CASE("the text fallback aims at the words inside the box that hears them, not at its middle") {
+  // w2ui's grid: the box around the records' table listens for every row; a press at its middle
+  // picked the third row when the words asked for were in the fourth.
+  PageScan p = scanOf("http://x.test/", "T", {{"button", "generic", "Save", "#s"}});
+  ResolverHooks hooks;
+  Rect text_rect{220, 222, 150, 16};
+  hooks.find_text = [&](const std::string&, const std::string&) -> Result<std::vector<FoundText>> {
+    FoundText f;
+    f.element.id = 9;
+    f.element.type = "button";
+    f.element.text = "1001 Printer jams 1002 Refund 1003 Laptop 1004 VPN drops every hour";
+    f.element.rect = Rect{210, 120, 1000, 160};
+    f.via = "ancestor";
+    f.matched = "VPN drops every hour";
+    f.text_rect = text_rect;
+    return std::vector<FoundText>{f};
+  };
+  auto r = resolveTarget(*parseTarget("\"VPN drops every hour\""), p, hooks, false);
+  REQUIRE(r.ok());
+  REQUIRE(r->element->aim.has_value());
+  CHECK(r->element->aim->y == 222);
+  // The words filling the box (or lying outside it) need no aim: its middle is theirs.
+  text_rect = Rect{210, 120, 1000, 160};
+  CHECK_FALSE(resolveTarget(*parseTarget("\"VPN drops every hour\""), p, hooks, false)->element->aim);
+  text_rect = Rect{210, 400, 100, 16};
+  CHECK_FALSE(resolveTarget(*parseTarget("\"VPN drops every hour\""), p, hooks, false)->element->aim);
+}
+
 TEST_CASE("the text fallback finds a short text as words, never inside a word") {
   // MUI X's time picker: "OK" had gone (the picker closed itself) and the fallback pressed "BOOK
   // TABLE", which holds "ok", submitting the form half filled.
