@@ -1509,7 +1509,11 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     press.reads = chosen.text;
     auto c = click(chosen, press);
     if (c) break;
-    if (c.status().code() == codes::kElementNotInteractable && mayPass(c.status()) && !settle.expired()) {
+    // (Only where no press was made: a list that moved as it was pressed took the press.)
+    const std::string& why = c.status().message();
+    const bool unpressed = why.find(" is covered by ") != std::string::npos ||
+                           why.find("does not receive pointer events") != std::string::npos;
+    if (c.status().code() == codes::kElementNotInteractable && unpressed && mayPass(c.status()) && !settle.expired()) {
       spdlog::debug("select: {}", c.status().message());
       waitForChange(settle, Millis(50));
       --tries;

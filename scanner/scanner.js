@@ -2095,8 +2095,9 @@
 
   /** A text field drawn at opacity 0 (or in a box that is), which a person cannot see. */
   function unseenField(f) {
-    // (Not a checkable: a checkbox drawn by a box beside it is at opacity 0 too.)
-    if (isNativeCheckable(f)) return false;
+    // (Not a checkable, a select or a button: those are drawn by a box beside them at opacity 0.)
+    const tag = tagOf(f);
+    if ((tag !== 'input' || NON_TEXT_INPUTS[lc(attr(f, 'type'))]) && tag !== 'textarea') return false;
     if (checkVisibility) return !checkVisibility(f, VISIBILITY_CHECK) || laidUnder(f);
     // (A browser without checkVisibility, WPE WebKit's: the opacity of the field and 3 boxes up.)
     for (let n = f, depth = 0; n && depth < 4; n = parentElement(n), depth++) {
@@ -2116,7 +2117,15 @@
     const st = styleOf(f);
     if (!st || !(parseFloatSafe(st.zIndex) < 0)) return false;
     const bg = st.backgroundColor;
-    return !bg || bg === 'transparent' || reTest(/rgba\([^)]*,\s*0\)$/, bg);
+    if (bg && bg !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, bg)) return false;
+    // The box drawn over it: a sibling before it that covers most of it.
+    const over = previousElementSibling(f);
+    if (!over) return false;
+    const r = getRect(f);
+    const o = getRect(over);
+    const w = mathMin(r.left + r.width, o.left + o.width) - mathMax(r.left, o.left);
+    const h = mathMin(r.top + r.height, o.top + o.height) - mathMax(r.top, o.top);
+    return r.width > 0 && r.height > 0 && w > 0 && h > 0 && w * h >= 0.5 * r.width * r.height;
   }
 
   /** Label text before `node` among its siblings: a string (maybe '' to stop), or null to climb. */
@@ -2271,7 +2280,11 @@
       const stem = suffixed ? strReplace(suffixed[1], /^[a-z]{1,2}\d?-/, '') : '';
       const unprefixed = strReplace(stem, /^[a-z]*\d[a-z0-9]*(-|$)/, '');
       // (A library's base class beside its glyph class, "w2ui-icon w2ui-icon-search": the glyph.)
-      const based = suffixed && find(tokens, (o) => strSlice(lc(o), 0, t.length + 1) === t + '-') !== null;
+      const based = suffixed && find(tokens, (o) => {
+        if (strSlice(lc(o), 0, t.length + 1) !== t + '-') return false;
+        const glyph = B.reExec(/^[a-z][a-z0-9]*-icon-([a-z][a-z0-9-]*)$/, lc(o));
+        return !!glyph && !ICON_SIZE_WORDS[glyph[1]];
+      }) !== null;
       if (suffixed && !based && suffixed[1].length > 1 && !reTest(/\d$/, suffixed[1]) && !NOT_GLYPH_WORDS[suffixed[1]] &&
           !NOT_GLYPH_WORDS[stem] && (unprefixed === stem || (unprefixed.length > 2 && !NOT_GLYPH_WORDS[unprefixed]))) {
         return glyphWords(unprefixed === stem ? suffixed[1] : unprefixed);
@@ -4949,7 +4962,8 @@
         each(innerItems, (x) => each(labelsOf(x.el), (l) => setAdd(skip, l)));
         // Nor the text of controls drawn disabled inside it (w2ui's toolbar: its "Delete" and
         // "Save" wait, unheard, for a selection; the box around the line hears drags).
-        each(queryAll(item.el, '.disabled, [aria-disabled="true"]'), (d) => setAdd(skip, d));
+        each(queryAll(item.el, 'button.disabled, a.disabled, [role=button].disabled, [class*="button"].disabled, ' +
+            '[class*="btn"].disabled, [aria-disabled="true"]'), (d) => setAdd(skip, d));
         const own = collapse(ownText(item.el, skip));
         // (A field's placeholder drawn over it in a box of its own, Naive UI's n-input: the
         // box's only text is the field's.)
@@ -4961,8 +4975,8 @@
         item.text = truncate(own, TEXT_MAX);
         continue;
       }
-      const glyph = item.name ? null : firstOf(item.el, 'img, svg, canvas, i, [class*="icon" i]');
-      if (!item.name && (!glyph || transparentStyle(glyph)) &&
+      const glyphs = item.name ? [] : queryAll(item.el, 'img, svg, canvas, i, [class*="icon" i]');
+      if (!item.name && find(glyphs, (g) => !transparentStyle(g)) === null &&
           !reTest(/^(img|svg|canvas|i)$/, item.tag)) {
         setAdd(drop, item);
         continue;
@@ -5116,10 +5130,10 @@
   /**
    * For a plain clickable list (a listener on the list: delegation) whose three or more visible
    * element children are alike and hold all its text: those children as items, in its place.
-   * Through boxes that only wrap one shown child (w2ui's grid listens on the box around its
-   * records' table, rows in its tbody). Alike: one tag, and a class in common, or none (table
-   * rows and list items: one tag; striped rows alternate their classes). Boxes of no size (a
-   * grid's spacer rows) are no children. Null otherwise.
+   * Through boxes that only wrap one shown child, down to table rows or list items (w2ui's grid
+   * listens on the box around its records' table, rows in its tbody). Alike: one tag and first
+   * class (rows and list items: one tag; striped rows alternate their classes). Boxes of no size
+   * (a grid's spacer rows) are no children, nor empty ones. Null otherwise.
    */
   function delegatedChildren(item) {
     if (!(item.why & (BY_LISTENER | BY_HANDLER))) return null;
@@ -5128,20 +5142,17 @@
       return r.width > 0 && r.height > 0;
     };
     let kids = filter(children(item.el) || [], sized);
-    for (let depth = 0; depth < 3 && kids.length === 1 && !isFormControl(kids[0]); depth++) {
-      kids = filter(children(kids[0]) || [], sized);
+    // (Down only to table rows or list items: a card's one inner box holds its lines, no list.)
+    let down = kids;
+    for (let depth = 0; depth < 3 && down.length === 1 && !isFormControl(down[0]); depth++) {
+      down = filter(children(down[0]) || [], sized);
     }
+    const rowTag = (k) => tagOf(k) === 'tr' || tagOf(k) === 'li';
+    if (kids.length === 1 && down.length && rowTag(down[0])) kids = down;
     if (kids.length < 3 || kids.length > 200) return null;
-    const tag0 = tagOf(kids[0]);
-    const classes0 = strSplit(collapse(str(attr(kids[0], 'class'))), ' ');
-    const alike = (k) => {
-      if (tagOf(k) !== tag0) return false;
-      if (tag0 === 'tr' || tag0 === 'li') return true;
-      const cls = collapse(str(attr(k, 'class')));
-      if (!cls || !classes0[0]) return !cls && !classes0[0];
-      const mine = strSplit(cls, ' ');
-      return find(mine, (c) => includes(classes0, c)) !== null;
-    };
+    const sig = (k) => tagOf(k) + '.' + firstClass(k);
+    const first = sig(kids[0]);
+    const alike = (k) => (rowTag(kids[0]) ? tagOf(k) === tagOf(kids[0]) : sig(k) === first);
     const cache = newVisibilityCache();
     const out = [];
     for (let i = 0; i < kids.length; i++) {
@@ -5469,27 +5480,26 @@
   }
 
   /**
+   * For a hidden native checkbox or radio: the ARIA one drawn beside it in its box, in the same
+   * state (Webix's checkbox and radio: the input at display:none, a `button role=checkbox` after
+   * it that takes the clicks), which is the control a person uses; null when there is none.
+   */
+  function ariaStandInOf(el) {
+    if (!isNativeCheckable(el)) return null;
+    const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];
+    const box = parentElement(el);
+    if (!box || queryAll(box, 'input').length !== 1) return null;
+    const checked = !!inputChecked(el);
+    return find(queryAll(box, '[role]'), (r) => r !== el && !!roles[ariaRole(r)] && isRenderedBox(r) &&
+        (attr(r, 'aria-checked') === 'true') === checked) || null;
+  }
+
+  /**
    * A hidden native checkable that only carries a form's value for an ARIA control beside it in
    * the same label: Base UI's Radio, Checkbox and Switch are a `<span role=radio>` the person
    * clicks and an `aria-hidden` input the label's `for` names. The span is the control; the input
    * would list it twice.
    */
-  /**
-   * For a hidden native checkbox or radio: the ARIA one drawn beside it in its box (Webix's
-   * checkbox and radio: the input at display:none, a `button role=checkbox` after it that takes
-   * the clicks), which is the control a person uses; null when there is none.
-   */
-  function ariaStandInOf(el) {
-    if (!isNativeCheckable(el)) return null;
-    const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];
-    for (let box = parentElement(el), depth = 0; box && depth < 2; box = parentElement(box), depth++) {
-      if (queryAll(box, 'input').length !== 1) return null;
-      const found = find(queryAll(box, '[role]'), (r) => r !== el && !!roles[ariaRole(r)] && isRenderedBox(r));
-      if (found) return found;
-    }
-    return null;
-  }
-
   function holdsValueOf(el, label) {
     if (!isNativeCheckable(el) || attr(el, 'aria-hidden') !== 'true' || tagOf(label) !== 'label') return false;
     const roles = CHECKABLE_ROLES[lc(attr(el, 'type'))];

@@ -1460,6 +1460,9 @@ test('a box that hears its table rows\' clicks (through its table and tbody; spa
     '1003 Laptop battery swells Urgent', '1004 VPN drops every hour Normal']);
   await ok(t, { cmd: 'click', id: byText(s, '1004 VPN drops every hour Normal') });
   assert.strictEqual(await t.evalTest('() => document.body.dataset.clicked'), '4');
+  // A card whose one inner box holds its lines stays one card.
+  assert.ok(byText(s, 'Blue mug $12 In stock'));
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Blue mug' || e.text === '$12').map((e) => e.text), []);
 });
 
 test('icon classes with a library\'s prefix name the glyph: "w2ui-icon w2ui-icon-search" is "search", a "w2ui-tb-icon" box no glyph', async () => {
@@ -1480,8 +1483,16 @@ test('drawn fields: a list input drawn as a select, an enum\'s box of chips over
 test('Webix\'s controls: a hidden native checkbox or radio beside the ARIA one that takes the clicks is one unit, a spinbutton box around its field is no unit, a slider\'s label that says its value names it without the value', async () => {
   const t = await open('drawn_fields.html');
   const s = await ok(t, { cmd: 'scan' });
-  const webix = s.elements.filter((e) => e.rect.y > 300).map((e) => [e.type, e.tag, e.text]);
+  const webix = s.elements.filter((e) => e.rect.y > 300 && e.rect.y < 450).map((e) => [e.type, e.tag, e.text]);
   assert.deepStrictEqual(webix, [['checkbox', 'button', 'I accept the terms'], ['radio', 'button', 'Payment Card'],
     ['radio', 'button', 'Bank transfer'], ['button', 'button', 'Decrease value'], ['input', 'input', 'Quantity'],
     ['button', 'button', 'Increase value'], ['slider', 'div', 'Discount %']]);
+});
+
+test('what those rules leave alone: an icon class with a modifier names its glyph; a hidden checkbox in its label beside a switch stays listed', async () => {
+  const t = await open('drawn_fields.html');
+  const s = await ok(t, { cmd: 'scan' });
+  assert.ok(s.elements.find((e) => e.selector === '#closer' && e.text === 'close'), 'close-icon close-icon--small: "close"');
+  assert.deepStrictEqual(s.elements.filter((e) => e.text === 'Email me' || e.text === 'Push').map((e) => [e.type, e.text]),
+    [['checkbox', 'Email me'], ['checkbox', 'Push']]);
 });
