@@ -1502,8 +1502,9 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
   // option into the same row. Found again then, at most twice.
   // A list that has just opened may not take presses yet: it fades or slides in, or holds off
   // pointer events for a moment so that the press that opened it picks nothing (w2ui's menus,
-  // for 100 ms). A person waits until it is there; so does the press, for at most a second.
-  const Deadline settle = deadline.capped(Millis(1000));
+  // for 100 ms: a timer, which a browser may hold back to a second in a tab it throttles). A
+  // person waits until it is there; so does the press, for at most two seconds.
+  const Deadline settle = deadline.capped(Millis(2000));
   for (int tries = 0;; ++tries) {
     ClickOptions press;
     press.reads = chosen.text;
