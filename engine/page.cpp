@@ -1497,35 +1497,42 @@ Result<std::string> Page::selectCustom(const Element& el, const std::string& tex
     LSCOPE_RETURN_IF_ERROR(closeListLeftOpen(el, chosen, *now, known));
     return chosen.text;
   }
-  // Pressed only while it still reads its text: a list that re-sorts as options are chosen
-  // (Carbon's MultiSelect puts the chosen first, its rows keyed by position) draws another
-  // option into the same row. Found again then, at most twice.
   // A list that has just opened may not take presses yet: it fades or slides in, or holds off
   // pointer events for a moment so that the press that opened it picks nothing (w2ui's menus,
   // for 100 ms: a timer, which a browser may hold back to a second in a tab it throttles). A
-  // person waits until it is there; so does the press, for at most two seconds.
-  const Deadline settle = deadline.capped(Millis(2000));
-  for (int tries = 0;; ++tries) {
+  // person waits until it is there; so does the press, for at most two seconds, as the page
+  // changes. Only where no press was made: a list that moved as it was pressed took the press.
+  auto pressWhenReady = [&](const Element& option) -> Status {
     ClickOptions press;
-    press.reads = chosen.text;
-    auto c = click(chosen, press);
+    press.reads = option.text;
+    Status last = Status::ok();
+    Status waited = waitUntil(*this, [&]() -> Result<bool> {
+      auto c = click(option, press);
+      if (c) return true;
+      last = c.status();
+      const std::string& why = last.message();
+      const bool unpressed = why.find(" is covered by ") != std::string::npos ||
+                             why.find("does not receive pointer events") != std::string::npos;
+      if (last.code() == codes::kElementNotInteractable && unpressed && mayPass(last)) {
+        spdlog::debug("select: {}", why);
+        return false;
+      }
+      return last;
+    }, deadline.capped(Millis(2000)), WakeOn::kPageChange, Millis(250));
+    return waited.code() == codes::kTimeout ? last : waited;
+  };
+  // Pressed only while it still reads its text: a list that re-sorts as options are chosen
+  // (Carbon's MultiSelect puts the chosen first, its rows keyed by position) draws another
+  // option into the same row. Found again then, at most twice.
+  for (int tries = 0;; ++tries) {
+    Status c = pressWhenReady(chosen);
     if (c) break;
-    // (Only where no press was made: a list that moved as it was pressed took the press.)
-    const std::string& why = c.status().message();
-    const bool unpressed = why.find(" is covered by ") != std::string::npos ||
-                           why.find("does not receive pointer events") != std::string::npos;
-    if (c.status().code() == codes::kElementNotInteractable && unpressed && mayPass(c.status()) && !settle.expired()) {
-      spdlog::debug("select: {}", c.status().message());
-      waitForChange(settle, Millis(50));
-      --tries;
-      continue;
-    }
-    if (c.status().code() != codes::kElementStale || tries == 2) return c.status();
-    spdlog::debug("select: {}", c.status().message());
+    if (c.code() != codes::kElementStale || tries == 2) return c;
+    spdlog::debug("select: {}", c.message());
     auto again = scan();
     if (!again) return again.status();
     auto found = findOption(*again, true);
-    if (!found) return c.status();
+    if (!found) return c;
     chosen = *found;
   }
   std::string shown;

@@ -2116,16 +2116,13 @@
     if ((tag !== 'input' && tag !== 'textarea') || isNativeCheckable(f)) return false;
     const st = styleOf(f);
     if (!st || !(parseFloatSafe(st.zIndex) < 0)) return false;
-    const bg = st.backgroundColor;
-    if (bg && bg !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, bg)) return false;
+    if (visibleColor(st.backgroundColor)) return false;
     // The box drawn over it: a sibling before it that covers most of it.
     const over = previousElementSibling(f);
     if (!over) return false;
     const r = getRect(f);
-    const o = getRect(over);
-    const w = mathMin(r.left + r.width, o.left + o.width) - mathMax(r.left, o.left);
-    const h = mathMin(r.top + r.height, o.top + o.height) - mathMax(r.top, o.top);
-    return r.width > 0 && r.height > 0 && w > 0 && h > 0 && w * h >= 0.5 * r.width * r.height;
+    const covered = boxArea(intersect(boxOf(r), boxOf(getRect(over))));
+    return covered > 0 && covered >= 0.5 * r.width * r.height;
   }
 
   /** Label text before `node` among its siblings: a string (maybe '' to stop), or null to climb. */
@@ -5323,9 +5320,7 @@
     if (!st) return false;
     const r = getRect(box);
     if (r.width < 8 || r.height < 8 || r.width > 40 || r.height > 40) return false;
-    const visibleColor = (c) => !!c && c !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, c);
-    return (parseFloatSafe(st.borderTopWidth) > 0 && visibleColor(st.borderTopColor)) ||
-        visibleColor(st.backgroundColor) || (st.backgroundImage && st.backgroundImage !== 'none') ||
+    return paintsBorderOrBackground(st) || (st.backgroundImage && st.backgroundImage !== 'none') ||
         !!find(['::before', '::after'], (p) => {
           const ps = pseudoStyleOf(box, p);
           return !!ps && ps.content !== 'none' && ps.content !== 'normal';
@@ -5343,15 +5338,18 @@
       if (!n || isFormControl(n)) return false;
       const b = getRect(n);
       if (b.width < 8 || b.height < 8 || b.width > 80 || b.height > 40) return false;
-      const w = mathMin(r.left + r.width, b.left + b.width) - mathMax(r.left, b.left);
-      const h = mathMin(r.top + r.height, b.top + b.height) - mathMax(r.top, b.top);
-      if (w <= 0 || h <= 0 || w * h < 0.5 * b.width * b.height) return false;
+      if (boxArea(intersect(boxOf(r), boxOf(b))) < 0.5 * b.width * b.height) return false;
       const st = styleOf(n);
-      const visibleColor = (c) => !!c && c !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, c);
-      return !!st && ((parseFloatSafe(st.borderTopWidth) > 0 && visibleColor(st.borderTopColor)) ||
-          visibleColor(st.backgroundColor));
+      return !!st && paintsBorderOrBackground(st);
     });
   }
+
+  /** Whether a computed style paints a box: a border or a background of a colour one sees. */
+  function paintsBorderOrBackground(st) {
+    return (parseFloatSafe(st.borderTopWidth) > 0 && visibleColor(st.borderTopColor)) || visibleColor(st.backgroundColor);
+  }
+
+  function visibleColor(c) { return !!c && c !== 'transparent' && !reTest(/rgba\([^)]*,\s*0\)$/, c); }
 
   /**
    * A read-only combobox input kept out of sight as the focus target of a select drawn around it
